@@ -1,0 +1,28 @@
+/** Names of the icons a kit's header cards and "why" items may use (drawn by the web app). */
+export const ICON_NAMES = [
+  'rocket',
+  'shield',
+  'code',
+  'layers',
+  'database',
+  'lock',
+  'palette',
+  'chart',
+  'users',
+  'globe',
+  'terminal',
+  'phone',
+  'cloud',
+  'check',
+  'bolt',
+  'book',
+  'gear',
+  'card',
+] as const;
+export type IconName = (typeof ICON_NAMES)[number];
+
+export const SHOP_NAME = 'Kitshop';
+export const FOOTER_YEAR = 2025;
+export const TOAST_DELAY_MS = 3000;
+export const HOME_CARD_FEATURES = 3;
+export const INCLUDED_MAIN_COUNT = 8;

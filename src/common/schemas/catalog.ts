@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** A kit as the home grid gets it from `POST /api/products`. Prices are dollars (49.5), never cents. */
+export const KitSummarySchema = z.object({
+  id: z.number().int(),
+  sef_id: z.string(),
+  title: z.string(),
+  spot: z.string(),
+  features: z.array(z.string()),
+  price: z.number(),
+  discounted_from: z.number().nullable(),
+});
+
+export const KitDetailsSchema = z.object({
+  demo: z.object({ url: z.string() }),
+  headerCards: z.array(z.object({ icon: z.string(), title: z.string(), text: z.string() })),
+  video: z.object({ id: z.string(), text: z.string() }).optional(),
+  heading: z.object({ title: z.string(), lead: z.string(), features: z.array(z.string()), text: z.string() }),
+  screenshotsTitle: z.string(),
+  screenshots: z.array(z.object({ url: z.string(), thumbnail_url: z.string(), alt: z.string(), title: z.string() })),
+  included: z.array(z.string()),
+  why: z.array(z.object({ icon: z.string(), text: z.string() })),
+  faq: z.array(z.object({ question: z.string(), answer: z.string() })),
+});
+
+/** `POST /api/product/{sefid}`: the kit's fields and its details. */
+export const KitProductSchema = KitSummarySchema.extend({
+  documentation: z.boolean(),
+  details: KitDetailsSchema,
+});
+
+/** `GET /api/docs/{sefid}`: the kit's documentation pages (sanitised HTML). */
+export const KitDocsSchema = z.object({
+  sef_id: z.string(),
+  title: z.string(),
+  pages: z.array(z.object({ slug: z.string(), title: z.string(), html: z.string() })),
+});
+
+export const SefIdParamsSchema = z.object({
+  sefid: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Unknown kit').max(100, 'Unknown kit'),
+});
+
+export type KitSummary = z.infer<typeof KitSummarySchema>;
+export type KitProduct = z.infer<typeof KitProductSchema>;
+export type KitDocs = z.infer<typeof KitDocsSchema>;

@@ -1,0 +1,111 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/open.ts';
+import { registerBodyParsers } from './http/body.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
+import { registerSecurity } from './http/security.ts';
+import { registerSession } from './http/session.ts';
+import type { Storage } from './integrations/storage/storage.ts';
+import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
+import type { Catalog } from './modules/catalog/catalog.service.ts';
+import { registerSeoRoutes } from './modules/content/seo.routes.ts';
+
+export type AppDeps = {
+  config: Config;
+  db: Database;
+  catalog: Catalog;
+  storage: Storage;
+  /** The HTML shell for a URL (the built index.html, or Vite's transform in development). */
+  template: ShellTemplate;
+  /** The built web app (assets); absent in tests of the API alone and in development. */
+  webDir?: string;
+  cookieSecret: string;
+  dev?: boolean;
+  logger?: FastifyServerOptions['logger'];
+  /** Lets development mount Vite's middleware before routes. */
+  beforeRoutes?: (app: FastifyInstance) => Promise<void> | void;
+};
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Plugins, then feature modules, then one error handler. Tests call it and use app.inject(). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, catalog, storage } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: false,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  registerErrorHandler(app);
+  registerBodyParsers(app);
+  await app.register(fastifyCookie, { secret: deps.cookieSecret });
+  // HTML and JSON compressed on the fly (assets come pre-compressed from the build).
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [(await import('node:zlib')).constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+  await registerSecurity(app, config, { dev: deps.dev ?? false });
+  registerSession(app, db);
+  if (deps.beforeRoutes) await deps.beforeRoutes(app);
+
+  await app.register(
+    async (scope) => {
+      scope.get('/healthz', { config: { csrf: false } }, async () => ({ status: 'ok' }));
+      scope.get('/readyz', async (_request, reply) => {
+        try {
+          await db.$client.query('SELECT 1');
+          return { status: 'ready' };
+        } catch {
+          return reply.status(503).send({ message: 'The database is not reachable.' });
+        }
+      });
+
+      if (deps.webDir) {
+        await scope.register(fastifyStatic, {
+          root: deps.webDir,
+          prefix: '/',
+          index: false,
+          wildcard: false,
+          preCompressed: true,
+          cacheControl: false,
+          setHeaders: (res, filePath) => {
+            res.header('cache-control', filePath.includes('/assets/') ? IMMUTABLE : 'public, max-age=3600');
+          },
+          allowedPath: (pathName) => pathName !== '/index.html',
+        });
+      }
+      await scope.register(fastifyStatic, {
+        root: storage.publicDir,
+        prefix: '/media/',
+        decorateReply: false,
+        index: false,
+        cacheControl: false,
+        setHeaders: (res) => res.header('cache-control', IMMUTABLE),
+      });
+
+      registerCatalogRoutes(scope, catalog);
+      registerSeoRoutes(scope, { config, catalog });
+      registerPageShell(scope, { config, catalog, template: deps.template });
+    },
+    { prefix: config.basePath },
+  );
+
+  app.setNotFoundHandler((request, reply) => {
+    if (config.basePath && request.method === 'GET' && (request.url === '/' || request.url.startsWith('/?'))) {
+      return reply.redirect(`${config.basePath}/`);
+    }
+    return reply.status(404).send({ message: 'Not found.' });
+  });
+  return app;
+}

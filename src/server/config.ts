@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { normaliseBasePath } from '../common/paths.ts';
+
+/** Empty strings count as unset, as in a `.env` file with `NAME=`. */
+const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const withDefault = (fallback: string) => z.preprocess((v) => (v === '' || v === undefined ? fallback : v), z.string());
+
+const EnvSchema = z.object({
+  NODE_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['development', 'production', 'test']).optional()),
+  PORT: z.preprocess((v) => (v === '' || v === undefined ? '3000' : v), z.coerce.number().int().min(0).max(65535)),
+  HOST: withDefault('127.0.0.1'),
+  BASE_PATH: withDefault('/').refine((v) => v.startsWith('/'), 'must start with "/"'),
+  PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  DATA_DIR: withDefault('./data'),
+  DATABASE_URL: optional,
+  SMTP_URL: optional,
+  MAIL_FROM: withDefault('Kitshop <no-reply@kitshop.dev>'),
+  SUPPORT_EMAIL: withDefault('support@kitshop.dev').pipe(z.email()),
+  PAYMENT_PROVIDER: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'paddle']).optional()),
+  PADDLE_CLIENT_TOKEN: optional,
+  PADDLE_ENVIRONMENT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'production']).optional()),
+  PADDLE_WEBHOOK_SECRET: optional,
+  PADDLE_API_KEY: optional,
+  GOOGLE_CLIENT_ID: optional,
+  GOOGLE_CLIENT_SECRET: optional,
+  GOOGLE_ISSUER: withDefault('https://accounts.google.com'),
+  GA_MEASUREMENT_ID: optional.pipe(z.string().regex(/^G-[A-Z0-9]+$/, 'must look like G-XXXXXXX').optional()),
+  SESSION_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  CATALOG_DIR: withDefault('./content'),
+  S3_ENDPOINT: optional,
+  S3_BUCKET: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_REGION: withDefault('us-east-1'),
+  TRUST_PROXY: optional,
+  RATE_LIMITS: withDefault('on').pipe(z.enum(['on', 'off'])),
+  LOG_LEVEL: withDefault('info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function toConfig(env: z.output<typeof EnvSchema>) {
+  const production = env.NODE_ENV === 'production';
+  const basePath = normaliseBasePath(env.BASE_PATH);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}${basePath}`).replace(/\/+$/, '');
+  return {
+    production,
+    port: env.PORT,
+    host: env.HOST,
+    /** '' for the root, '/shop' otherwise: routes are registered under it. */
+    basePath,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    supportEmail: env.SUPPORT_EMAIL,
+    paymentProvider: env.PAYMENT_PROVIDER ?? 'sandbox',
+    paddle: {
+      clientToken: env.PADDLE_CLIENT_TOKEN,
+      environment: env.PADDLE_ENVIRONMENT ?? 'sandbox',
+      webhookSecret: env.PADDLE_WEBHOOK_SECRET,
+      apiKey: env.PADDLE_API_KEY,
+    },
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
+        : undefined,
+    gaMeasurementId: env.GA_MEASUREMENT_ID,
+    sessionSecret: env.SESSION_SECRET,
+    catalogDir: path.resolve(env.CATALOG_DIR),
+    s3:
+      env.S3_ENDPOINT && env.S3_BUCKET && env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? {
+            endpoint: env.S3_ENDPOINT,
+            bucket: env.S3_BUCKET,
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+            region: env.S3_REGION,
+          }
+        : undefined,
+    trustProxy: env.TRUST_PROXY,
+    rateLimits: env.RATE_LIMITS === 'on',
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+/** Reads the environment once; every problem is listed, not just the first. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  if (env.NODE_ENV === 'production') {
+    if (!env.SESSION_SECRET) problems.push('SESSION_SECRET: required when NODE_ENV=production');
+    if (env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://'))
+      problems.push('PUBLIC_URL: must be https when NODE_ENV=production');
+    if (!env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production');
+    if (env.PAYMENT_PROVIDER === undefined)
+      problems.push('PAYMENT_PROVIDER: set it to "paddle" (or "sandbox" explicitly) when NODE_ENV=production');
+  }
+  if (env.PAYMENT_PROVIDER === 'paddle') {
+    if (!env.PADDLE_CLIENT_TOKEN) problems.push('PADDLE_CLIENT_TOKEN: required when PAYMENT_PROVIDER=paddle');
+    if (!env.PADDLE_WEBHOOK_SECRET) problems.push('PADDLE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER=paddle');
+  }
+  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET))
+    problems.push('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither');
+  const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+  if (s3.some(Boolean) && !s3.every(Boolean))
+    problems.push('S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set all four or none');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return toConfig(env);
+}
+
+/**
+ * The cookie-signing secret: SESSION_SECRET, or one generated into DATA_DIR on the first start
+ * (so a laptop install needs no set-up and keeps its sessions across restarts).
+ */
+export function resolveSessionSecret(config: Config): string {
+  if (config.sessionSecret) return config.sessionSecret;
+  const file = path.join(config.dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(config.dataDir, { recursive: true });
+    try {
+      writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+      chmodSync(file, 0o600);
+    } catch (error) {
+      // Another process sharing DATA_DIR wrote it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    return readFileSync(file, 'utf8').trim();
+  }
+}

@@ -1,0 +1,75 @@
+import fastifyCsrf from '@fastify/csrf-protection';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+
+export const CSRF_COOKIE = 'kitshop_csrf';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Security headers (a strict CSP: scripts only from the shop itself; the initial data is a JSON
+ * block, which CSP does not treat as script) and the CSRF check. The CSRF secret lives in its own
+ * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
+ * and gets its 401/403.
+ */
+export async function registerSecurity(app: FastifyInstance, config: Config, options: { dev: boolean }): Promise<void> {
+  const ga = config.gaMeasurementId ? ['https://www.googletagmanager.com'] : [];
+  const gaConnect = config.gaMeasurementId
+    ? ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com']
+    : [];
+  const paddle = config.paymentProvider === 'paddle' ? ['https://cdn.paddle.com'] : [];
+  const paddleFrames =
+    config.paymentProvider === 'paddle' ? ['https://buy.paddle.com', 'https://sandbox-buy.paddle.com'] : [];
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...ga, ...paddle, ...(options.dev ? ["'unsafe-inline'"] : [])],
+        styleSrc: ["'self'", ...(options.dev ? ["'unsafe-inline'"] : [])],
+        imgSrc: ["'self'", 'data:', 'https://i.ytimg.com', ...gaConnect],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...gaConnect, ...(options.dev ? ['ws:'] : [])],
+        frameSrc: ["'self'", 'https://www.youtube-nocookie.com', ...paddleFrames],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+        // Only over https: on plain http from another host it would blank the page.
+        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(fastifyCsrf, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: {
+      path: config.basePath || '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.secureCookies,
+      signed: false,
+      maxAge: 60 * 60 * 24 * 365,
+    },
+    getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
+  });
+
+  // Every state-changing call (and the routes that opt in, like GET /api/exit) needs the token.
+  // Read-only POST calls of the spec (the catalog) and the payment webhook opt out.
+  app.addHook('onRequest', (request, reply, done) => {
+    const setting = (request.routeOptions.config as { csrf?: boolean }).csrf;
+    const needed = setting ?? UNSAFE_METHODS.has(request.method);
+    if (!needed) return done();
+    app.csrfProtection(request, reply, done);
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** true: this route needs X-CSRF-TOKEN even if its method is safe; false: it never does. */
+    csrf?: boolean;
+  }
+}

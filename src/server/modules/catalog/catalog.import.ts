@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Database } from '../../db/open.ts';
+import { type KitDetails, type KitDocPage, kits } from '../../db/schema/catalog.ts';
+import type { Storage } from '../../integrations/storage/storage.ts';
+import { renderMarkdown, sanitizeHtml } from '../../lib/html.ts';
+import { DetailsFileSchema, KitFileSchema, SEF_ID_PATTERN } from './catalog.content.ts';
+import { CATALOG_CHANNEL } from './catalog.service.ts';
+
+/** Bad content: every problem, each with its file and field. */
+export class CatalogContentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The catalog has ${problems.length} problem(s); nothing was imported:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'CatalogContentError';
+  }
+}
+
+type KitRecord = Omit<typeof kits.$inferInsert, 'id' | 'active' | 'createdAt' | 'updatedAt'> & {
+  media: { key: string; file: string }[];
+};
+
+export type ImportReport = { created: string[]; updated: string[]; unchanged: string[]; removed: string[] };
+
+const REQUIRED_SETUP_SECTIONS = ['Quick Start', 'How to Modify'];
+const CHANGELOG_HEADING = /^## (\d+\.\d+\.\d+) - (\d{4}-\d{2}-\d{2})\s*$/m;
+
+async function readJson(file: string, label: string, problems: string[]): Promise<unknown> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch (error) {
+    problems.push(
+      `${label}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file is missing' : `not valid JSON (${(error as Error).message})`}`,
+    );
+    return undefined;
+  }
+}
+
+function check<T extends z.ZodType>(schema: T, value: unknown, label: string, problems: string[]): z.output<T> | undefined {
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    problems.push(`${label}: ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+  }
+  return undefined;
+}
+
+async function fileHash(file: string): Promise<string> {
+  return createHash('sha256')
+    .update(await fs.readFile(file))
+    .digest('hex');
+}
+
+async function readKit(dir: string, sefId: string, rel: string, problems: string[]): Promise<KitRecord | undefined> {
+  const before = problems.length;
+  const meta = check(KitFileSchema, await readJson(path.join(dir, 'kit.json'), `${rel}/kit.json`, problems), `${rel}/kit.json`, problems);
+  const details = check(
+    DetailsFileSchema,
+    await readJson(path.join(dir, 'details.json'), `${rel}/details.json`, problems),
+    `${rel}/details.json`,
+    problems,
+  );
+
+  let setupHtml = '';
+  try {
+    const setup = await fs.readFile(path.join(dir, 'setup.md'), 'utf8');
+    for (const section of REQUIRED_SETUP_SECTIONS) {
+      if (!new RegExp(`^## ${section}\\s*$`, 'm').test(setup)) problems.push(`${rel}/setup.md: needs a "## ${section}" section`);
+    }
+    setupHtml = renderMarkdown(setup);
+  } catch {
+    problems.push(`${rel}/setup.md: file is missing`);
+  }
+
+  const docs: KitDocPage[] = [];
+  const docsDir = path.join(dir, 'docs');
+  if (existsSync(docsDir)) {
+    const files = (await fs.readdir(docsDir)).filter((f) => f.endsWith('.md')).sort();
+    if (files.length === 0) problems.push(`${rel}/docs: holds no .md page (remove the folder for a kit without docs)`);
+    for (const file of files) {
+      const source = await fs.readFile(path.join(docsDir, file), 'utf8');
+      const title = /^# (.+)$/m.exec(source)?.[1]?.trim();
+      if (!title) problems.push(`${rel}/docs/${file}: must start with a "# Title" line`);
+      docs.push({ slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''), title: title ?? file, html: renderMarkdown(source) });
+    }
+  }
+
+  try {
+    const changelog = await fs.readFile(path.join(dir, 'CHANGELOG.md'), 'utf8');
+    const top = CHANGELOG_HEADING.exec(changelog);
+    if (!top) problems.push(`${rel}/CHANGELOG.md: needs "## <version> - <YYYY-MM-DD>" sections, newest first`);
+    else if (meta && top[1] !== meta.version)
+      problems.push(`${rel}/CHANGELOG.md: the newest entry is ${top[1]} but kit.json's version is ${meta.version}`);
+  } catch {
+    problems.push(`${rel}/CHANGELOG.md: file is missing`);
+  }
+  if (!existsSync(path.join(dir, 'source'))) problems.push(`${rel}/source: the folder of the downloadable archive is missing`);
+
+  const media: KitRecord['media'] = [];
+  const screenshots: KitDetails['screenshots'] = [];
+  for (const [i, shot] of (details?.screenshots ?? []).entries()) {
+    const full = path.join(dir, 'screenshots', shot.file);
+    const thumb = path.join(dir, 'screenshots', shot.file.replace(/(\.\w+)$/, '-thumb$1'));
+    if (!existsSync(full)) {
+      problems.push(`${rel}/details.json: screenshots.${i}.file: screenshots/${shot.file} does not exist (run npm run screenshots)`);
+      continue;
+    }
+    const fullKey = `screenshots/${sefId}/${(await fileHash(full)).slice(0, 16)}-${shot.file}`;
+    media.push({ key: fullKey, file: full });
+    let thumbKey = fullKey;
+    if (existsSync(thumb)) {
+      thumbKey = `screenshots/${sefId}/${(await fileHash(thumb)).slice(0, 16)}-${path.basename(thumb)}`;
+      media.push({ key: thumbKey, file: thumb });
+    }
+    screenshots.push({ url: `media/${fullKey}`, thumbnail_url: `media/${thumbKey}`, alt: shot.alt, title: shot.title });
+  }
+
+  if (!meta || !details || problems.length > before) return undefined;
+  const sanitizedDetails: KitDetails = {
+    ...details,
+    heading: {
+      ...details.heading,
+      features: details.heading.features.map(sanitizeHtml),
+      text: sanitizeHtml(details.heading.text),
+    },
+    screenshots,
+  };
+  const record = {
+    sefId,
+    title: meta.title,
+    spot: meta.spot,
+    features: meta.features,
+    priceCents: meta.price,
+    discountedFromCents: meta.discounted_from ?? null,
+    paddlePriceId: meta.paddle_price_id,
+    version: meta.version,
+    details: sanitizedDetails,
+    setupHtml,
+    docs,
+    position: meta.position,
+  };
+  const contentHash = createHash('sha256').update(JSON.stringify(record)).digest('hex');
+  return { ...record, contentHash, media };
+}
+
+/** Reads and validates every kit under `<catalogDir>/kits`; throws CatalogContentError listing all problems. */
+export async function readCatalog(catalogDir: string): Promise<KitRecord[]> {
+  const kitsDir = path.join(catalogDir, 'kits');
+  const problems: string[] = [];
+  let names: string[];
+  try {
+    names = (await fs.readdir(kitsDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    throw new CatalogContentError([`${kitsDir}: folder is missing`]);
+  }
+  const records: KitRecord[] = [];
+  for (const name of names) {
+    const rel = `kits/${name}`;
+    if (!SEF_ID_PATTERN.test(name)) {
+      problems.push(`${rel}: folder name must be a lowercase slug like "next-saas-starter" (it becomes the URL)`);
+      continue;
+    }
+    const record = await readKit(path.join(kitsDir, name), name, rel, problems);
+    if (record) records.push(record);
+  }
+  const seen = new Map<string, string>();
+  for (const r of records) {
+    const other = seen.get(r.paddlePriceId);
+    if (other) problems.push(`kits/${r.sefId}/kit.json: paddle_price_id: already used by kits/${other}`);
+    seen.set(r.paddlePriceId, r.sefId);
+  }
+  if (problems.length > 0) throw new CatalogContentError(problems);
+  return records;
+}
+
+const IMPORT_LOCK = 7_318_220_915;
+
+/**
+ * Imports the catalog idempotently in one transaction: new kits are created, changed ones updated,
+ * kits gone from the content deactivated (never deleted: orders refer to them). Every running
+ * server drops its catalog cache on the NOTIFY sent at commit.
+ */
+export async function importCatalog(db: Database, storage: Storage, catalogDir: string): Promise<ImportReport> {
+  const records = await readCatalog(catalogDir);
+  for (const record of records) {
+    for (const item of record.media) await storage.putPublicFile(item.key, item.file);
+  }
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
+    const existing = await tx
+      .select({ id: kits.id, sefId: kits.sefId, contentHash: kits.contentHash, active: kits.active })
+      .from(kits);
+    const bySef = new Map(existing.map((row) => [row.sefId, row]));
+    const report: ImportReport = { created: [], updated: [], unchanged: [], removed: [] };
+    for (const { media: _media, ...record } of records) {
+      const row = bySef.get(record.sefId);
+      if (!row) {
+        await tx.insert(kits).values(record);
+        report.created.push(record.sefId);
+      } else if (row.contentHash !== record.contentHash || !row.active) {
+        await tx
+          .update(kits)
+          .set({ ...record, active: true, updatedAt: sql`now()` })
+          .where(sql`${kits.id} = ${row.id}`);
+        report.updated.push(record.sefId);
+      } else {
+        report.unchanged.push(record.sefId);
+      }
+    }
+    const present = new Set(records.map((r) => r.sefId));
+    for (const row of existing) {
+      if (row.active && !present.has(row.sefId)) {
+        await tx
+          .update(kits)
+          .set({ active: false, updatedAt: sql`now()` })
+          .where(sql`${kits.id} = ${row.id}`);
+        report.removed.push(row.sefId);
+      }
+    }
+    if (report.created.length + report.updated.length + report.removed.length > 0) {
+      await tx.execute(sql`SELECT pg_notify(${CATALOG_CHANNEL}, 'import')`);
+    }
+    return report;
+  });
+}

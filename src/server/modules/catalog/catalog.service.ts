@@ -1,0 +1,146 @@
+import { asc, eq } from 'drizzle-orm';
+import type pg from 'pg';
+import { centsToDollars } from '../../../common/money.ts';
+import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
+import type { Database } from '../../db/open.ts';
+import { kits } from '../../db/schema/catalog.ts';
+
+export const CATALOG_CHANNEL = 'catalog_changed';
+
+type KitRow = typeof kits.$inferSelect;
+
+export type CatalogEntry = {
+  kit: KitRow;
+  product: KitProduct;
+  /** Pre-serialised answers: a cached read costs no database trip and no JSON.stringify. */
+  productJson: string;
+  docsJson: string | null;
+};
+
+export type CatalogSnapshot = {
+  list: KitSummary[];
+  listJson: string;
+  bySef: Map<string, CatalogEntry>;
+};
+
+function toSummary(kit: KitRow): KitSummary {
+  return {
+    id: kit.id,
+    sef_id: kit.sefId,
+    title: kit.title,
+    spot: kit.spot,
+    features: kit.features,
+    price: centsToDollars(kit.priceCents),
+    discounted_from: kit.discountedFromCents === null ? null : centsToDollars(kit.discountedFromCents),
+  };
+}
+
+export function buildSnapshot(rows: KitRow[]): CatalogSnapshot {
+  const list = rows.map(toSummary);
+  const bySef = new Map<string, CatalogEntry>();
+  rows.forEach((kit, i) => {
+    const product: KitProduct = { ...list[i]!, documentation: kit.docs.length > 0, details: kit.details };
+    const docs: KitDocs | null = kit.docs.length > 0 ? { sef_id: kit.sefId, title: kit.title, pages: kit.docs } : null;
+    bySef.set(kit.sefId, {
+      kit,
+      product,
+      productJson: JSON.stringify(product),
+      docsJson: docs ? JSON.stringify(docs) : null,
+    });
+  });
+  return { list, listJson: JSON.stringify(list), bySef };
+}
+
+export type Catalog = ReturnType<typeof createCatalog>;
+
+/**
+ * The catalog, read once and kept in memory. An import anywhere sends NOTIFY on CATALOG_CHANNEL;
+ * every server listening drops its copy and the next read loads the new one.
+ */
+export function createCatalog(db: Database) {
+  let current: Promise<CatalogSnapshot> | null = null;
+  let generation = 0;
+
+  function load(): Promise<CatalogSnapshot> {
+    const started = generation;
+    const loading = db
+      .select()
+      .from(kits)
+      .where(eq(kits.active, true))
+      .orderBy(asc(kits.position), asc(kits.id))
+      .then(buildSnapshot);
+    current = loading;
+    // A failed load is not cached; an invalidation during the load wins over its result.
+    loading.then(
+      () => {
+        if (started !== generation && current === loading) current = null;
+      },
+      () => {
+        if (current === loading) current = null;
+      },
+    );
+    return loading;
+  }
+
+  return {
+    snapshot: (): Promise<CatalogSnapshot> => current ?? load(),
+    invalidate(): void {
+      generation++;
+      current = null;
+    },
+    async entry(sefId: string): Promise<CatalogEntry | undefined> {
+      return (await (current ?? load())).bySef.get(sefId);
+    },
+  };
+}
+
+/**
+ * Holds one dedicated connection LISTENing for catalog changes, reconnecting when it drops
+ * (and invalidating then too: a NOTIFY may have been missed while it was away).
+ */
+export function listenForCatalogChanges(
+  connect: () => Promise<pg.PoolClient | pg.Client>,
+  onChange: () => void,
+  log: { warn: (obj: object, msg: string) => void },
+): { close: () => Promise<void> } {
+  let client: pg.PoolClient | pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const start = async (): Promise<void> => {
+    try {
+      const c = await connect();
+      if (closed) return release(c);
+      client = c;
+      c.on('notification', (message) => {
+        if (message.channel === CATALOG_CHANNEL) onChange();
+      });
+      c.on('error', (error) => {
+        log.warn({ err: error }, 'catalog listener lost its connection; reconnecting');
+        release(c);
+        client = undefined;
+        schedule();
+      });
+      await c.query(`LISTEN ${CATALOG_CHANNEL}`);
+      onChange();
+    } catch (error) {
+      log.warn({ err: error }, 'catalog listener could not connect; retrying');
+      schedule();
+    }
+  };
+  const schedule = () => {
+    if (!closed) retry = setTimeout(start, 1000);
+  };
+  const release = (c: pg.PoolClient | pg.Client) => {
+    if ('release' in c) c.release(true);
+    else c.end().catch(() => {});
+  };
+  void start();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      if (client) release(client);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.ts';
+import { type Config, resolveSessionSecret } from './config.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
+import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
+import type { ShellTemplate } from './http/page-shell.ts';
+import { createLocalStorage } from './integrations/storage/storage.ts';
+import { importCatalog } from './modules/catalog/catalog.import.ts';
+import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
+
+export function createLogger(config: Config): Logger {
+  let pretty = false;
+  if (process.stdout.isTTY) {
+    try {
+      import.meta.resolve('pino-pretty');
+      pretty = true;
+    } catch {}
+  }
+  return pino({
+    level: config.logLevel,
+    redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+  });
+}
+
+/** The built index.html, with asset URLs pointed at the base path (the build uses relative ones). */
+export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
+  const html = readFileSync(path.join(webDir, 'index.html'), 'utf8').replace(/(src|href)="\.\//g, `$1="${basePath}/`);
+  return () => html;
+}
+
+export type RunningServer = { app: FastifyInstance; url: string; close: () => Promise<void> };
+
+/**
+ * Database (embedded unless DATABASE_URL is set) -> migrations -> first-start catalog import ->
+ * app -> listen. `close` undoes it in reverse, letting requests in flight finish.
+ */
+export async function startServer(
+  config: Config,
+  options: {
+    logger: Logger;
+    template?: ShellTemplate;
+    webDir?: string;
+    dev?: boolean;
+    beforeRoutes?: Parameters<typeof buildApp>[0]['beforeRoutes'];
+  },
+): Promise<RunningServer> {
+  const log = options.logger;
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres(config.dataDir, {
+        info: (m) => log.info(m),
+        error: (m) => log.error(m),
+      });
+  const pool = openPool(config.databaseUrl ?? embedded!.url);
+  try {
+    await migrateDatabase(pool);
+    const db = openDatabase(pool);
+    const storage = createLocalStorage(config.dataDir);
+    const { rows } = await pool.query('SELECT 1 FROM kits LIMIT 1');
+    if (rows.length === 0) {
+      const report = await importCatalog(db, storage, config.catalogDir);
+      log.info(`first start: imported ${report.created.length} kits from ${config.catalogDir}`);
+    }
+    const catalog = createCatalog(db);
+    const listener = listenForCatalogChanges(() => pool.connect(), catalog.invalidate, log);
+    if (!options.template) throw new Error('No page template: build the web app first (npm run build).');
+    const app = await buildApp({
+      config,
+      db,
+      catalog,
+      storage,
+      template: options.template,
+      webDir: options.webDir,
+      cookieSecret: resolveSessionSecret(config),
+      dev: options.dev,
+      logger: log,
+      beforeRoutes: options.beforeRoutes,
+    });
+    await app.listen({ port: config.port, host: config.host });
+    await catalog.snapshot();
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    return {
+      app,
+      url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/`,
+      async close() {
+        await app.close();
+        await listener.close();
+        await pool.end();
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await pool.end().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw error;
+  }
+}
+
+/** Stops cleanly on SIGINT/SIGTERM; a second signal, or 10 s, forces the exit. */
+export function closeOnSignals(server: RunningServer, log: Logger): void {
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) process.exit(1);
+    closing = true;
+    log.info(`${signal}: closing`);
+    setTimeout(() => process.exit(1), 10_000).unref();
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        log.error({ err: error }, 'error while closing');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

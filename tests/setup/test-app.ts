@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { type Config, loadConfig } from '../../src/server/config.ts';
+import { type Database, openDatabase, openPool } from '../../src/server/db/open.ts';
+import { createLocalStorage } from '../../src/server/integrations/storage/storage.ts';
+import { importCatalog } from '../../src/server/modules/catalog/catalog.import.ts';
+import { type Catalog, createCatalog } from '../../src/server/modules/catalog/catalog.service.ts';
+
+export const FIXTURE_CATALOG = fileURLToPath(new URL('../fixtures/catalog', import.meta.url));
+export const DEMO_CATALOG = fileURLToPath(new URL('../../content', import.meta.url));
+
+/** A fresh database for one test file, copied from the migrated template. */
+export async function createTestDatabase(): Promise<{ url: string; pool: pg.Pool; db: Database; drop: () => Promise<void> }> {
+  const name = `kitshop_t_${randomBytes(6).toString('hex')}`;
+  const adminUrl = inject('adminDatabaseUrl');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+      break;
+    } catch (error) {
+      // Two files copying the template in the same instant: try again shortly.
+      if (attempt > 20 || !String(error).includes('being accessed by other users')) throw error;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+    }
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = openPool(url.toString(), 5);
+  return {
+    url: url.toString(),
+    pool,
+    db: openDatabase(pool),
+    async drop() {
+      await pool.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+export const TEST_TEMPLATE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><!--app-data--></body></html>';
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Database;
+  pool: pg.Pool;
+  catalog: Catalog;
+  config: Config;
+  dataDir: string;
+  close: () => Promise<void>;
+};
+
+/** buildApp() on its own database and data folder, with the fixture catalog imported. */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { catalogDir?: string } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-data-'));
+  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const storage = createLocalStorage(dataDir);
+  await importCatalog(database.db, storage, options.catalogDir ?? FIXTURE_CATALOG);
+  const catalog = createCatalog(database.db);
+  const app = await buildApp({
+    config,
+    db: database.db,
+    catalog,
+    storage,
+    template: () => TEST_TEMPLATE,
+    cookieSecret: 'test-secret-test-secret-test-secret',
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    pool: database.pool,
+    catalog,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The CSRF token and cookie a browser would hold after loading a page. */
+export async function browserSession(app: FastifyInstance, base = ''): Promise<{ csrf: string; cookie: string }> {
+  const page = await app.inject({ method: 'GET', url: `${base}/` });
+  const data = JSON.parse(/<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(page.body)![1]!);
+  const cookie = page.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  return { csrf: data.csrf, cookie };
+}
