@@ -1,7 +1,7 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers } from './http/body.ts';
@@ -25,7 +25,7 @@ export type AppDeps = {
   webDir?: string;
   cookieSecret: string;
   dev?: boolean;
-  logger?: FastifyServerOptions['logger'];
+  logger?: FastifyBaseLogger;
   /** Lets development mount Vite's middleware before routes. */
   beforeRoutes?: (app: FastifyInstance) => Promise<void> | void;
 };
@@ -36,11 +36,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, catalog, storage } = deps;
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: false,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });

@@ -27,7 +27,12 @@ const EnvSchema = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_ISSUER: withDefault('https://accounts.google.com'),
-  GA_MEASUREMENT_ID: optional.pipe(z.string().regex(/^G-[A-Z0-9]+$/, 'must look like G-XXXXXXX').optional()),
+  GA_MEASUREMENT_ID: optional.pipe(
+    z
+      .string()
+      .regex(/^G-[A-Z0-9]+$/, 'must look like G-XXXXXXX')
+      .optional(),
+  ),
   SESSION_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   CATALOG_DIR: withDefault('./content'),
   S3_ENDPOINT: optional,

@@ -17,7 +17,12 @@ export const FIXTURE_CATALOG = fileURLToPath(new URL('../fixtures/catalog', impo
 export const DEMO_CATALOG = fileURLToPath(new URL('../../content', import.meta.url));
 
 /** A fresh database for one test file, copied from the migrated template. */
-export async function createTestDatabase(): Promise<{ url: string; pool: pg.Pool; db: Database; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  url: string;
+  pool: pg.Pool;
+  db: Database;
+  drop: () => Promise<void>;
+}> {
   const name = `kitshop_t_${randomBytes(6).toString('hex')}`;
   const adminUrl = inject('adminDatabaseUrl');
   const admin = new pg.Client({ connectionString: adminUrl });

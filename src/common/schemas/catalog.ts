@@ -37,7 +37,10 @@ export const KitDocsSchema = z.object({
 });
 
 export const SefIdParamsSchema = z.object({
-  sefid: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Unknown kit').max(100, 'Unknown kit'),
+  sefid: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Unknown kit')
+    .max(100, 'Unknown kit'),
 });
 
 export type KitSummary = z.infer<typeof KitSummarySchema>;

@@ -28,12 +28,19 @@ export class AppError extends Error {
 }
 
 /** Parses input with a Zod schema; failure is a 422 naming the first bad field. */
-export function parseInput<T extends z.ZodType>(schema: T, value: unknown, kind: ErrorKind = 'invalid_data'): z.output<T> {
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  kind: ErrorKind = 'invalid_data',
+): z.output<T> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.join('.');
-  throw new AppError(kind, issue?.message && field ? `${field}: ${issue.message}` : (issue?.message ?? 'Invalid input.'));
+  throw new AppError(
+    kind,
+    issue?.message && field ? `${field}: ${issue.message}` : (issue?.message ?? 'Invalid input.'),
+  );
 }
 
 export const CSRF_MESSAGE = 'Your session token is missing or expired. Reload the page and try again.';

@@ -23,7 +23,14 @@ export const scriptJson = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-type Head = { title: string; description: string; canonical: string | null; image?: string; jsonLd?: object; type?: string };
+type Head = {
+  title: string;
+  description: string;
+  canonical: string | null;
+  image?: string;
+  jsonLd?: object;
+  type?: string;
+};
 
 function renderHead(head: Head, config: Config): string {
   const tags = [
@@ -102,7 +109,10 @@ export function registerPageShell(
     if (!match) return { status: 404, head: notFound };
     switch (match.pattern) {
       case '/':
-        return { status: 200, head: { title: HOME_TITLE, description: HOME_DESCRIPTION, canonical: `${config.publicUrl}/` } };
+        return {
+          status: 200,
+          head: { title: HOME_TITLE, description: HOME_DESCRIPTION, canonical: `${config.publicUrl}/` },
+        };
       case '/product/:sefId': {
         const entry = await catalog.entry(match.params.sefId ?? '');
         return entry ? { status: 200, head: productHead(entry, config) } : { status: 404, head: notFound };

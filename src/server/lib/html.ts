@@ -1,5 +1,10 @@
+import { createRequire } from 'node:module';
 import { Marked } from 'marked';
-import { FilterXSS, safeAttrValue as defaultSafeAttrValue } from 'xss';
+
+// xss is CommonJS and Node's ESM loader cannot see all of its named exports.
+const { FilterXSS, safeAttrValue: defaultSafeAttrValue } = createRequire(import.meta.url)(
+  'xss',
+) as typeof import('xss');
 
 /**
  * Every piece of HTML that reaches a page from content or another server passes through here.

@@ -15,16 +15,14 @@ import { parseDollarsToCents } from '../../../common/money.ts';
  */
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-const dollars = z
-  .union([z.string(), z.number()])
-  .transform((value, ctx) => {
-    const cents = parseDollarsToCents(String(value));
-    if (cents === null || cents <= 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be a positive USD amount like "49.00"' });
-      return z.NEVER;
-    }
-    return cents;
-  });
+const dollars = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const cents = parseDollarsToCents(String(value));
+  if (cents === null || cents <= 0) {
+    ctx.addIssue({ code: 'custom', message: 'must be a positive USD amount like "49.00"' });
+    return z.NEVER;
+  }
+  return cents;
+});
 
 export const SEF_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

@@ -13,7 +13,9 @@ import { CATALOG_CHANNEL } from './catalog.service.ts';
 /** Bad content: every problem, each with its file and field. */
 export class CatalogContentError extends Error {
   constructor(readonly problems: string[]) {
-    super(`The catalog has ${problems.length} problem(s); nothing was imported:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `The catalog has ${problems.length} problem(s); nothing was imported:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'CatalogContentError';
   }
 }
@@ -38,7 +40,12 @@ async function readJson(file: string, label: string, problems: string[]): Promis
   }
 }
 
-function check<T extends z.ZodType>(schema: T, value: unknown, label: string, problems: string[]): z.output<T> | undefined {
+function check<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  label: string,
+  problems: string[],
+): z.output<T> | undefined {
   if (value === undefined) return undefined;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -56,7 +63,12 @@ async function fileHash(file: string): Promise<string> {
 
 async function readKit(dir: string, sefId: string, rel: string, problems: string[]): Promise<KitRecord | undefined> {
   const before = problems.length;
-  const meta = check(KitFileSchema, await readJson(path.join(dir, 'kit.json'), `${rel}/kit.json`, problems), `${rel}/kit.json`, problems);
+  const meta = check(
+    KitFileSchema,
+    await readJson(path.join(dir, 'kit.json'), `${rel}/kit.json`, problems),
+    `${rel}/kit.json`,
+    problems,
+  );
   const details = check(
     DetailsFileSchema,
     await readJson(path.join(dir, 'details.json'), `${rel}/details.json`, problems),
@@ -68,7 +80,8 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
   try {
     const setup = await fs.readFile(path.join(dir, 'setup.md'), 'utf8');
     for (const section of REQUIRED_SETUP_SECTIONS) {
-      if (!new RegExp(`^## ${section}\\s*$`, 'm').test(setup)) problems.push(`${rel}/setup.md: needs a "## ${section}" section`);
+      if (!new RegExp(`^## ${section}\\s*$`, 'm').test(setup))
+        problems.push(`${rel}/setup.md: needs a "## ${section}" section`);
     }
     setupHtml = renderMarkdown(setup);
   } catch {
@@ -84,7 +97,11 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
       const source = await fs.readFile(path.join(docsDir, file), 'utf8');
       const title = /^# (.+)$/m.exec(source)?.[1]?.trim();
       if (!title) problems.push(`${rel}/docs/${file}: must start with a "# Title" line`);
-      docs.push({ slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''), title: title ?? file, html: renderMarkdown(source) });
+      docs.push({
+        slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''),
+        title: title ?? file,
+        html: renderMarkdown(source),
+      });
     }
   }
 
@@ -97,7 +114,8 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
   } catch {
     problems.push(`${rel}/CHANGELOG.md: file is missing`);
   }
-  if (!existsSync(path.join(dir, 'source'))) problems.push(`${rel}/source: the folder of the downloadable archive is missing`);
+  if (!existsSync(path.join(dir, 'source')))
+    problems.push(`${rel}/source: the folder of the downloadable archive is missing`);
 
   const media: KitRecord['media'] = [];
   const screenshots: KitDetails['screenshots'] = [];
@@ -105,7 +123,9 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     const full = path.join(dir, 'screenshots', shot.file);
     const thumb = path.join(dir, 'screenshots', shot.file.replace(/(\.\w+)$/, '-thumb$1'));
     if (!existsSync(full)) {
-      problems.push(`${rel}/details.json: screenshots.${i}.file: screenshots/${shot.file} does not exist (run npm run screenshots)`);
+      problems.push(
+        `${rel}/details.json: screenshots.${i}.file: screenshots/${shot.file} does not exist (run npm run screenshots)`,
+      );
       continue;
     }
     const fullKey = `screenshots/${sefId}/${(await fileHash(full)).slice(0, 16)}-${shot.file}`;
@@ -216,10 +236,7 @@ export async function importCatalog(db: Database, storage: Storage, catalogDir: 
     const present = new Set(records.map((r) => r.sefId));
     for (const row of existing) {
       if (row.active && !present.has(row.sefId)) {
-        await tx
-          .update(kits)
-          .set({ active: false, updatedAt: sql`now()` })
-          .where(sql`${kits.id} = ${row.id}`);
+        await tx.update(kits).set({ active: false, updatedAt: sql`now()` }).where(sql`${kits.id} = ${row.id}`);
         report.removed.push(row.sefId);
       }
     }

@@ -1,0 +1,33 @@
+// Builds the web app (Vite -> dist/web, then pre-compressed .br/.gz beside each text asset) and
+// the server (tsc -> dist/node, plus its SQL migrations). `npm start` runs it when the build is stale.
+import { execFileSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+
+rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+run(bin('vite'), ['build', '--logLevel', 'warn']);
+run(bin('tsc'), ['-p', 'tsconfig.server.json']);
+cpSync(path.join(root, 'src/server/db/migrations'), path.join(root, 'dist/node/server/db/migrations'), {
+  recursive: true,
+});
+
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|xml|map)$/;
+function compressAll(dir) {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) compressAll(file);
+    else if (COMPRESSIBLE.test(name) && name !== 'index.html') {
+      const body = readFileSync(file);
+      writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+    }
+  }
+}
+compressAll(path.join(root, 'dist/web'));
+writeFileSync(path.join(root, 'dist/.build-stamp'), `${new Date().toISOString()}\n`);
+console.log('build: dist/web and dist/node are ready');

@@ -1,0 +1,37 @@
+import { useEffect } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { pageTypeFor } from '../page-meta.ts';
+import { Footer } from './footer.tsx';
+import { Header } from './header.tsx';
+
+/** Header, screen, footer. Every route change scrolls to the top and sets the page-type flag. */
+export function RootLayout() {
+  const { pathname, hash } = useLocation();
+  const navigation = useNavigation();
+
+  useEffect(() => {
+    const type = pageTypeFor(pathname);
+    if (type) document.body.dataset.pageType = type;
+    else delete document.body.dataset.pageType;
+  }, [pathname]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
+  useEffect(() => {
+    // A link to an anchor (/#kits) is scrolled by the screen once its content is there.
+    if (!hash) window.scrollTo(0, 0);
+  }, [pathname, hash]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" className={navigation.state === 'loading' ? 'is-loading' : undefined}>
+        <Outlet />
+      </main>
+      <Footer />
+      <ScrollRestoration getKey={(location) => location.key} />
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import { useSyncExternalStore } from 'react';
+import { initialData } from '../lib/initial-data.ts';
+
+export type CurrentUser = { id: number; name: string };
+
+/** The signed-in user: set from the initial data when it has an id; null means signed out. */
+let current: CurrentUser | null =
+  typeof initialData.user.id === 'number' ? { id: initialData.user.id, name: initialData.user.name ?? '' } : null;
+const listeners = new Set<() => void>();
+
+export function setCurrentUser(user: CurrentUser | null): void {
+  current = user;
+  for (const listener of listeners) listener();
+}
+
+export function useCurrentUser(): CurrentUser | null {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => current,
+  );
+}

@@ -1,0 +1,48 @@
+import { Link } from 'react-router';
+import { HOME_CARD_FEATURES } from '../../../common/constants.ts';
+import { formatUsd } from '../../../common/money.ts';
+import type { KitSummary } from '../../../common/schemas/catalog.ts';
+import { Icon } from '../../components/icon.tsx';
+import { useAddToCart } from '../../lib/cart/use-cart.ts';
+
+export function KitCard({ kit }: { kit: KitSummary }) {
+  const addToCart = useAddToCart();
+  return (
+    <article className="card kit-card h-100" aria-labelledby={`kit-${kit.id}-title`}>
+      <div className="card-body d-flex flex-column">
+        <h3 className="h5 card-title" id={`kit-${kit.id}-title`}>
+          {kit.title}
+        </h3>
+        <p className="card-text kit-spot">{kit.spot}</p>
+        <ul className="kit-features list-unstyled">
+          {kit.features.slice(0, HOME_CARD_FEATURES).map((feature) => (
+            <li key={feature}>
+              <Icon name="check" size={16} className="text-success" /> {feature}
+            </li>
+          ))}
+        </ul>
+        <p className="kit-price mt-auto">
+          <span className="price">{formatUsd(kit.price)}</span>
+          {kit.discounted_from !== null && <del className="old-price">{formatUsd(kit.discounted_from)}</del>}
+        </p>
+        <div className="d-flex gap-2">
+          <Link
+            to={`/product/${kit.sef_id}`}
+            className="btn btn-outline-primary flex-fill"
+            aria-label={`Details of ${kit.title}`}
+          >
+            Details
+          </Link>
+          <button
+            type="button"
+            className="btn btn-primary flex-fill"
+            onClick={() => addToCart(kit.id)}
+            aria-label={`Buy ${kit.title}`}
+          >
+            Buy
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}

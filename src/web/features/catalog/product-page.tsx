@@ -1,0 +1,267 @@
+import './product-page.scss';
+import { Link, useNavigate, useParams } from 'react-router';
+import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
+import { formatUsd } from '../../../common/money.ts';
+import type { KitProduct } from '../../../common/schemas/catalog.ts';
+import { usePageTitle } from '../../app/page-meta.ts';
+import { HtmlContent } from '../../components/html-content.tsx';
+import { Icon } from '../../components/icon.tsx';
+import { NotFoundPage } from '../../components/not-found-page.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { useAddToCart } from '../../lib/cart/use-cart.ts';
+import { useKit } from './catalog-api.ts';
+import { ScreenshotGallery } from './screenshot-gallery.tsx';
+
+/** The FAQ in two columns, the first half rounded up. */
+export function splitFaq<T>(items: T[]): [T[], T[]] {
+  const half = Math.ceil(items.length / 2);
+  return [items.slice(0, half), items.slice(half)];
+}
+
+function Hero({ kit }: { kit: KitProduct }) {
+  return (
+    <section className="product-hero">
+      <div className="container">
+        {kit.discounted_from !== null && <span className="badge discount-badge">Limited-time Discount</span>}
+        <h1 className="product-title">{kit.title}</h1>
+        <p className="product-spot">{kit.spot}</p>
+        <div className="d-flex flex-wrap align-items-center gap-3">
+          <a href={kit.details.demo.url} className="btn btn-light btn-lg" target="_blank" rel="noopener noreferrer">
+            Try Before You Buy <Icon name="external" size={18} />
+          </a>
+          {kit.documentation && (
+            <Link to={`/docs/${kit.sef_id}`} className="btn btn-outline-light btn-lg">
+              <Icon name="book" size={18} /> Documentation
+            </Link>
+          )}
+        </div>
+        <p className="instant-download">
+          <Icon name="download" size={18} /> Instant download
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function Included({ items }: { items: string[] }) {
+  const main = items.slice(0, INCLUDED_MAIN_COUNT);
+  const more = items.slice(INCLUDED_MAIN_COUNT);
+  return (
+    <section className="section" aria-labelledby="included-title">
+      <div className="container">
+        <h2 id="included-title" className="section-title">
+          What's Included
+        </h2>
+        <ul className="included list-unstyled row g-2" data-testid="included-main">
+          {main.map((item) => (
+            <li className="col-12 col-md-6" key={item}>
+              <Icon name="check" size={18} className="text-success" /> {item}
+            </li>
+          ))}
+        </ul>
+        {more.length > 0 && (
+          <div className="included-more">
+            <h3 className="h5">And there's even more</h3>
+            <ul className="included list-unstyled row g-2" data-testid="included-more">
+              {more.map((item) => (
+                <li className="col-12 col-md-6" key={item}>
+                  <Icon name="check" size={18} className="text-success" /> {item}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Faq({ items }: { items: KitProduct['details']['faq'] }) {
+  const columns = splitFaq(items);
+  return (
+    <section className="section section-alt" aria-labelledby="product-faq-title">
+      <div className="container">
+        <h2 id="product-faq-title" className="section-title">
+          Frequently asked questions
+        </h2>
+        <div className="row g-4">
+          {columns.map((column, i) => (
+            <div className="col-12 col-lg-6 faq" data-testid={`faq-column-${i + 1}`} key={i === 0 ? 'first' : 'second'}>
+              {column.map((item) => (
+                <details key={item.question}>
+                  <summary>{item.question}</summary>
+                  <p>{item.answer}</p>
+                </details>
+              ))}
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Product({ kit }: { kit: KitProduct }) {
+  const addToCart = useAddToCart();
+  const navigate = useNavigate();
+  const { details } = kit;
+  const buyNow = () => {
+    addToCart(kit.id);
+    navigate('/cart');
+  };
+  return (
+    <article className="product">
+      <Hero kit={kit} />
+
+      <section className="section header-cards" aria-label="Highlights">
+        <div className="container">
+          <div className="row g-4">
+            {details.headerCards.map((card) => (
+              <div className="col-12 col-md-6 col-lg" key={card.title}>
+                <div className="value-card h-100">
+                  <span className="icon-badge">
+                    <Icon name={card.icon} />
+                  </span>
+                  <h2 className="h6">{card.title}</h2>
+                  <p>{card.text}</p>
+                </div>
+              </div>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      {details.video && (
+        <section className="section section-alt" aria-labelledby="video-title">
+          <div className="container narrow">
+            <h2 id="video-title" className="section-title">
+              See it in action
+            </h2>
+            <p className="section-lead">{details.video.text}</p>
+            <div className="ratio ratio-16x9 video-frame">
+              <iframe
+                src={`https://www.youtube-nocookie.com/embed/${encodeURIComponent(details.video.id)}`}
+                title={`${kit.title} video`}
+                loading="lazy"
+                allow="accelerometer; encrypted-media; gyroscope; picture-in-picture"
+                allowFullScreen
+              />
+            </div>
+          </div>
+        </section>
+      )}
+
+      <section className="section" aria-labelledby="heading-title">
+        <div className="container">
+          <div className="row g-5">
+            <div className="col-12 col-lg-6">
+              <h2 id="heading-title" className="section-title text-start">
+                {details.heading.title}
+              </h2>
+              <p className="lead">{details.heading.lead}</p>
+              <HtmlContent html={details.heading.text} className="prose" />
+            </div>
+            <div className="col-12 col-lg-6">
+              <h3 className="h6 text-uppercase text-body-secondary">Features</h3>
+              <ul className="heading-features list-unstyled">
+                {details.heading.features.map((html) => (
+                  <li key={html}>
+                    <Icon name="check" size={18} className="text-success" /> <HtmlContent html={html} as="span" />
+                  </li>
+                ))}
+              </ul>
+              <ul className="kit-feature-list list-unstyled">
+                {kit.features.map((feature) => (
+                  <li key={feature}>
+                    <Icon name="bolt" size={16} /> {feature}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="screenshots-title">
+        <div className="container">
+          <h2 id="screenshots-title" className="section-title">
+            {details.screenshotsTitle}
+          </h2>
+          <ScreenshotGallery screenshots={details.screenshots} />
+        </div>
+      </section>
+
+      <Included items={details.included} />
+
+      <section className="section section-alt" aria-labelledby="why-title">
+        <div className="container">
+          <h2 id="why-title" className="section-title">
+            Why choose this kit
+          </h2>
+          <ul className="why list-unstyled row g-4">
+            {details.why.map((item) => (
+              <li className="col-12 col-md-6 col-lg-4" key={item.text}>
+                <span className="icon-badge">
+                  <Icon name={item.icon} />
+                </span>
+                <p>{item.text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <Faq items={details.faq} />
+
+      <section className="closing-banner" aria-labelledby="closing-title">
+        <div className="container d-flex flex-column flex-md-row align-items-md-center justify-content-between gap-3">
+          <div>
+            <h2 id="closing-title" className="h3">
+              Get {kit.title}
+            </h2>
+            <p className="mb-0 closing-price">
+              <span className="price" data-testid="price">
+                {formatUsd(kit.price)}
+              </span>
+              {kit.discounted_from !== null && (
+                <del className="old-price" data-testid="old-price">
+                  {formatUsd(kit.discounted_from)}
+                </del>
+              )}
+              <span className="closing-note">One-time payment · Instant download</span>
+            </p>
+          </div>
+          <button type="button" className="btn btn-light btn-lg px-5" onClick={buyNow}>
+            Buy Now
+          </button>
+        </div>
+      </section>
+    </article>
+  );
+}
+
+export function ProductPage() {
+  const { sefId = '' } = useParams();
+  const { data: kit, error, isPending } = useKit(sefId);
+  usePageTitle(kit?.title);
+  if (error instanceof ApiError && error.status === 404) return <NotFoundPage />;
+  if (isPending) {
+    return (
+      <div className="product-hero product-loading" aria-busy="true">
+        <div className="container">
+          <span className="visually-hidden">Loading the kit…</span>
+        </div>
+      </div>
+    );
+  }
+  if (!kit) {
+    return (
+      <div className="container section">
+        <div className="alert alert-warning" role="alert">
+          We could not load this kit right now. Please try again in a moment.
+        </div>
+      </div>
+    );
+  }
+  return <Product kit={kit} />;
+}

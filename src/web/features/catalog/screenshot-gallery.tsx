@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import Modal from 'react-bootstrap/Modal';
+import type { KitProduct } from '../../../common/schemas/catalog.ts';
+import { Icon } from '../../components/icon.tsx';
+import { appUrl } from '../../lib/initial-data.ts';
+
+type Screenshot = KitProduct['details']['screenshots'][number];
+
+/** The grid of screenshots; a click enlarges one in a centred xl dialog (300 ms, backdrop 150 ms). */
+export function ScreenshotGallery({ screenshots }: { screenshots: Screenshot[] }) {
+  const [open, setOpen] = useState<Screenshot | null>(null);
+  return (
+    <>
+      <div className="row g-3 screenshots">
+        {screenshots.map((shot) => (
+          <div className="col-12 col-sm-6 col-lg-4" key={shot.url}>
+            <button
+              type="button"
+              className="screenshot-thumb"
+              onClick={() => setOpen(shot)}
+              aria-label={`Enlarge ${shot.title}`}
+            >
+              <img
+                src={appUrl(shot.thumbnail_url)}
+                alt={shot.alt}
+                width={640}
+                height={400}
+                loading="lazy"
+                decoding="async"
+              />
+              <span className="screenshot-zoom" aria-hidden="true">
+                <Icon name="zoom" size={20} />
+              </span>
+            </button>
+            <p className="screenshot-title">{shot.title}</p>
+          </div>
+        ))}
+      </div>
+      <Modal show={open !== null} onHide={() => setOpen(null)} size="xl" centered aria-labelledby="screenshot-title">
+        {open && (
+          <>
+            <Modal.Header closeButton closeLabel="Close">
+              <Modal.Title id="screenshot-title" as="h2" className="h5">
+                {open.title}
+              </Modal.Title>
+            </Modal.Header>
+            <Modal.Body className="p-0">
+              <img
+                src={appUrl(open.url)}
+                alt={open.alt}
+                width={1280}
+                height={800}
+                className="img-fluid d-block mx-auto"
+              />
+            </Modal.Body>
+          </>
+        )}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { appUrl, initialData } from './initial-data.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(appUrl(path), {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      Accept: 'application/json',
+      ...(method === 'POST' ? { 'Content-Type': 'application/json', 'X-CSRF-TOKEN': initialData.csrf } : {}),
+    },
+    body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError(response.status, (data as { message?: string } | null)?.message ?? 'Request failed');
+  }
+  return data as T;
+}
+
+/** POST under the base path with the CSRF header, JSON in and out; non-2xx throws ApiError. */
+export const apiPost = <T>(path: string, body?: unknown) => send<T>('POST', path, body);
+export const apiGet = <T>(path: string) => send<T>('GET', path);

@@ -1,0 +1,23 @@
+import { useSyncExternalStore } from 'react';
+import { useToast } from '../../app/toasts.tsx';
+import { CART_KEY, createCartStore, type LocalCart } from './cart-store.ts';
+
+export const cartStore = createCartStore(window.localStorage);
+window.addEventListener('storage', (event) => {
+  if (event.key === CART_KEY || event.key === null) cartStore.notify();
+});
+
+export function useCart(): LocalCart {
+  return useSyncExternalStore(cartStore.subscribe, cartStore.get);
+}
+
+/** Adds a kit to the local cart with the spec's toasts; true when it was added. */
+export function useAddToCart(): (kitId: number) => boolean {
+  const toast = useToast();
+  return (kitId) => {
+    const added = cartStore.add(kitId);
+    if (added) toast({ title: 'Item Added To Cart', body: 'Item added to cart successfully' });
+    else toast({ title: 'Item Exists', body: 'Item already exists in your cart', variant: 'warning' });
+    return added;
+  };
+}
