@@ -68,7 +68,7 @@ export type TestApp = {
 /** buildApp() on its own database and data folder, with the fixture catalog imported. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { catalogDir?: string } = {},
+  options: { catalogDir?: string; routes?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-data-'));
@@ -84,6 +84,7 @@ export async function createTestApp(
     template: () => TEST_TEMPLATE,
     cookieSecret: 'test-secret-test-secret-test-secret',
   });
+  options.routes?.(app);
   await app.ready();
   return {
     app,

@@ -60,6 +60,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config, opt
   // Every state-changing call (and the routes that opt in, like GET /api/exit) needs the token.
   // Read-only POST calls of the spec (the catalog) and the payment webhook opt out.
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) return done(); // nothing here to protect: the 404 answer follows
     const setting = (request.routeOptions.config as { csrf?: boolean }).csrf;
     const needed = setting ?? UNSAFE_METHODS.has(request.method);
     if (!needed) return done();

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+
+const initialData = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(html)![1]!);
+
+describe('page shell at the root', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
+  });
+  afterAll(() => t.close());
+
+  it('embeds the initial data for a signed-out visitor', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/product/alpha-kit?ref=x' });
+    expect(res.statusCode).toBe(200);
+    const data = initialData(res.body);
+    expect(data).toEqual({ path: '/product/alpha-kit', csrf: expect.any(String), baseUrl: 'http://shop.test', user: {} });
+    expect(data.csrf.length).toBeGreaterThan(20);
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('renders the head for search engines and sharing', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
+    expect(res.body).toContain('<title>Alpha Kit</title>');
+    expect(res.body).toContain('<meta name="description" content="The alpha-kit spot text.">');
+    expect(res.body).toContain('<link rel="canonical" href="http://shop.test/product/alpha-kit">');
+    expect(res.body).toContain('<meta property="og:title" content="Alpha Kit">');
+    const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(res.body)![1]!);
+    expect(ld).toMatchObject({
+      '@type': 'Product',
+      name: 'Alpha Kit',
+      offers: { '@type': 'Offer', price: '49.00', priceCurrency: 'USD' },
+    });
+  });
+
+  it('sends a strict Content-Security-Policy and the other security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('keeps JSON in the data block from closing the script element', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/%3C/script%3E%3Cscript%3Ealert(1)%3C/script%3E' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<script>alert(1)');
+  });
+
+  it.each([
+    ['/no-such-page', 404],
+    ['/product/no-such-kit', 404],
+    ['/docs/beta-kit', 404],
+    ['/docs/alpha-kit/no-such-page', 404],
+    ['/docs/alpha-kit', 200],
+    ['/docs/alpha-kit/deploy', 200],
+    ['/', 200],
+  ])('answers %s with %i and the shell', async (url, status) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('id="initial-data"');
+    if (status === 404) expect(res.body).toContain('<meta name="robots" content="noindex">');
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await t.app.inject({ method, url: '/api/nothing-here' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: expect.any(String) });
+    }
+  });
+
+  it('reports health and readiness', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
+  });
+
+  it('publishes a sitemap and robots.txt', async () => {
+    const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(sitemap.headers['content-type']).toContain('application/xml');
+    expect(sitemap.body).toContain('<loc>http://shop.test/product/alpha-kit</loc>');
+    expect(sitemap.body).toContain('<loc>http://shop.test/docs/alpha-kit</loc>');
+    expect(sitemap.body).not.toContain('/docs/beta-kit');
+    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.body).toContain('Sitemap: http://shop.test/sitemap.xml');
+  });
+});
+
+describe('page shell for a signed-in user', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('puts {id, name} in the initial data, and {} once the session has expired', async () => {
+    const { rows } = await t.pool.query("INSERT INTO users (name, email) VALUES ('Ada', 'ada@example.com') RETURNING id");
+    const { hashSessionToken } = await import('./session.ts');
+    await t.pool.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [
+      hashSessionToken('good-token'),
+      rows[0].id,
+    ]);
+    await t.pool.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() - interval '1 second')", [
+      hashSessionToken('old-token'),
+      rows[0].id,
+    ]);
+    const signedIn = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'good-token' } });
+    expect(initialData(signedIn.body).user).toEqual({ id: rows[0].id, name: 'Ada' });
+    const expired = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'old-token' } });
+    expect(initialData(expired.body).user).toEqual({});
+    const forged = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'x'.repeat(500) } });
+    expect(initialData(forged.body).user).toEqual({});
+  });
+});
+
+describe('under BASE_PATH=/shop over https', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ BASE_PATH: '/shop/', PUBLIC_URL: 'https://example.com/shop' });
+  });
+  afterAll(() => t.close());
+
+  it('serves every route under the base path only', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/shop/product/alpha-kit' });
+    expect(page.statusCode).toBe(200);
+    expect(initialData(page.body)).toMatchObject({ path: '/product/alpha-kit', baseUrl: 'https://example.com/shop' });
+    expect(page.body).toContain('<link rel="canonical" href="https://example.com/shop/product/alpha-kit">');
+    expect((await t.app.inject({ method: 'POST', url: '/shop/api/products' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/shop/healthz' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/shop' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/products' })).statusCode).toBe(404);
+    const root = await t.app.inject({ method: 'GET', url: '/' });
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/shop/');
+  });
+
+  it('sets secure cookies scoped to the base path, HSTS and upgrade-insecure-requests', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/shop/' });
+    const csrfCookie = page.cookies.find((c) => c.name === 'kitshop_csrf')!;
+    expect(csrfCookie).toMatchObject({ path: '/shop', httpOnly: true, sameSite: 'Lax', secure: true });
+    expect(page.headers['strict-transport-security']).toContain('max-age=31536000');
+    expect(String(page.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+  });
+});

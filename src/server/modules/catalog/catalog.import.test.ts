@@ -1,0 +1,157 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, DEMO_CATALOG, FIXTURE_CATALOG } from '../../../../tests/setup/test-app.ts';
+import { createLocalStorage } from '../../integrations/storage/storage.ts';
+import { CatalogContentError, importCatalog, readCatalog } from './catalog.import.ts';
+import { createCatalog, listenForCatalogChanges } from './catalog.service.ts';
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let dir: string;
+let dataDir: string;
+const storage = () => createLocalStorage(dataDir);
+const editJson = (file: string, edit: (value: Record<string, unknown>) => void) => {
+  const full = path.join(dir, file);
+  const value = JSON.parse(readFileSync(full, 'utf8'));
+  edit(value);
+  writeFileSync(full, JSON.stringify(value));
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-catalog-'));
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-files-'));
+  cpSync(FIXTURE_CATALOG, dir, { recursive: true });
+  await database.pool.query('TRUNCATE kits RESTART IDENTITY CASCADE');
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('importCatalog', () => {
+  it('creates, then reports unchanged, updated and removed kits, keeping ids stable', async () => {
+    expect(await importCatalog(database.db, storage(), dir)).toEqual({
+      created: ['alpha-kit', 'beta-kit'],
+      updated: [],
+      unchanged: [],
+      removed: [],
+    });
+    const before = await database.pool.query('SELECT id, sef_id FROM kits ORDER BY id');
+    expect(await importCatalog(database.db, storage(), dir)).toMatchObject({ unchanged: ['alpha-kit', 'beta-kit'] });
+
+    editJson('kits/beta-kit/kit.json', (kit) => {
+      kit.price = '24.00';
+    });
+    rmSync(path.join(dir, 'kits/alpha-kit'), { recursive: true });
+    expect(await importCatalog(database.db, storage(), dir)).toEqual({
+      created: [],
+      updated: ['beta-kit'],
+      unchanged: [],
+      removed: ['alpha-kit'],
+    });
+    const after = await database.pool.query('SELECT id, sef_id, active, price_cents FROM kits ORDER BY id');
+    expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
+    expect(after.rows).toEqual([
+      expect.objectContaining({ sef_id: 'alpha-kit', active: false }),
+      expect.objectContaining({ sef_id: 'beta-kit', active: true, price_cents: 2400 }),
+    ]);
+  });
+
+  it('imports nothing and names every file and field when content is bad', async () => {
+    editJson('kits/alpha-kit/kit.json', (kit) => {
+      kit.price = 'free';
+      kit.discounted_from = '10.00';
+    });
+    editJson('kits/beta-kit/details.json', (details) => {
+      (details.headerCards as { icon: string }[])[0]!.icon = 'unicorn';
+      details.extra = true;
+    });
+    writeFileSync(path.join(dir, 'kits/beta-kit/setup.md'), '# Setup\n\n## Quick Start\n');
+    let error: unknown;
+    try {
+      await importCatalog(database.db, storage(), dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CatalogContentError);
+    const problems = (error as CatalogContentError).problems.join('\n');
+    expect(problems).toContain('kits/alpha-kit/kit.json: price: must be a positive USD amount');
+    expect(problems).toContain('kits/beta-kit/details.json: headerCards.0.icon');
+    expect(problems).toContain('kits/beta-kit/details.json: (root)');
+    expect(problems).toContain('kits/beta-kit/setup.md: needs a "## How to Modify" section');
+    expect((await database.pool.query('SELECT count(*)::int AS n FROM kits')).rows[0].n).toBe(0);
+  });
+
+  it('refuses a discount that is not above the price, a bad folder name and a version the changelog lacks', async () => {
+    editJson('kits/alpha-kit/kit.json', (kit) => {
+      kit.discounted_from = '49.00';
+    });
+    editJson('kits/beta-kit/kit.json', (kit) => {
+      kit.version = '2.0.0';
+    });
+    cpSync(path.join(FIXTURE_CATALOG, 'kits/beta-kit'), path.join(dir, 'kits/Bad Name'), { recursive: true });
+    const error = await readCatalog(dir).catch((e: CatalogContentError) => e);
+    expect((error as CatalogContentError).problems).toEqual([
+      expect.stringContaining('kits/Bad Name: folder name must be a lowercase slug'),
+      'kits/alpha-kit/kit.json: discounted_from: must be higher than price',
+      "kits/beta-kit/CHANGELOG.md: the newest entry is 1.1.0 but kit.json's version is 2.0.0",
+    ]);
+  });
+
+  it('refuses two kits with one Paddle price id', async () => {
+    editJson('kits/beta-kit/kit.json', (kit) => {
+      kit.paddle_price_id = 'pri_01alphaalphaalpha0001';
+    });
+    await expect(readCatalog(dir)).rejects.toThrow('paddle_price_id: already used by kits/alpha-kit');
+  });
+
+  it('reads the demo catalog the shop ships without a problem', async () => {
+    const kits = await readCatalog(DEMO_CATALOG);
+    expect(kits.length).toBeGreaterThanOrEqual(6);
+    expect(kits.some((k) => k.discountedFromCents !== null)).toBe(true);
+    expect(kits.some((k) => k.details.video)).toBe(true);
+    expect(kits.some((k) => k.docs.length === 0)).toBe(true);
+    expect(kits.some((k) => k.details.included.length > 8)).toBe(true);
+    expect(kits.some((k) => k.details.faq.length % 2 === 1)).toBe(true);
+  });
+});
+
+describe('catalog cache', () => {
+  it('serves from memory and drops its copy on the NOTIFY an import sends, in every instance', async () => {
+    await importCatalog(database.db, storage(), dir);
+    const first = createCatalog(database.db);
+    const second = createCatalog(database.db);
+    const changed: string[] = [];
+    const listeners = [first, second].map((catalog, i) =>
+      listenForCatalogChanges(
+        () => database.pool.connect(),
+        () => {
+          changed.push(`instance ${i}`);
+          catalog.invalidate();
+        },
+        { warn: () => {} },
+      ),
+    );
+    try {
+      await expect.poll(() => changed.length).toBe(2); // the initial invalidation on connect
+      const snapshot = await first.snapshot();
+      expect(await first.snapshot()).toBe(snapshot); // cached
+      expect((await second.entry('beta-kit'))?.product.price).toBe(19.5);
+
+      editJson('kits/beta-kit/kit.json', (kit) => {
+        kit.price = '29.00';
+      });
+      await importCatalog(database.db, storage(), dir);
+      await expect.poll(() => changed.length).toBe(4);
+      expect((await first.entry('beta-kit'))?.product.price).toBe(29);
+      expect((await second.entry('beta-kit'))?.product.price).toBe(29);
+    } finally {
+      await Promise.all(listeners.map((l) => l.close()));
+    }
+  });
+});

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+import pg from 'pg';
+import { hashSessionToken, SESSION_COOKIE } from '../../src/server/http/session.ts';
+
+type State = { rootDatabaseUrl: string; shopDatabaseUrl: string };
+const state = (): State => JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8'));
+
+type Fixtures = {
+  /** Console errors that this test expects (anything else fails it). */
+  allowedConsoleErrors: RegExp[];
+  db: pg.Pool;
+  /** Signs the browser in as a new user (a session row and its cookie), removed after the test. */
+  signIn: (name: string) => Promise<{ id: number; name: string }>;
+  snap: (name: string) => Promise<void>;
+};
+
+export const test = base.extend<Fixtures>({
+  allowedConsoleErrors: [[], { option: true }],
+  page: async ({ page, allowedConsoleErrors }, use, testInfo) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !allowedConsoleErrors.some((re) => re.test(message.text()))) {
+        errors.push(message.text());
+      }
+    });
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await use(page);
+    if (testInfo.status === testInfo.expectedStatus) expect(errors, 'console errors').toEqual([]);
+  },
+  db: async ({}, use) => {
+    const pool = new pg.Pool({ connectionString: state().rootDatabaseUrl, max: 2 });
+    await use(pool);
+    await pool.end();
+  },
+  signIn: async ({ db, context, baseURL }, use) => {
+    const created: number[] = [];
+    await use(async (name) => {
+      const email = `e2e-${randomBytes(6).toString('hex')}@example.com`;
+      const { rows } = await db.query('INSERT INTO users (name, email) VALUES ($1, $2) RETURNING id', [name, email]);
+      const id = rows[0].id as number;
+      created.push(id);
+      const token = randomBytes(32).toString('base64url');
+      await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [
+        hashSessionToken(token),
+        id,
+      ]);
+      await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL! }]);
+      return { id, name };
+    });
+    if (created.length) await db.query('DELETE FROM users WHERE id = ANY($1)', [created]);
+  },
+  snap: async ({ page }, use, testInfo) => {
+    await use(async (name) => {
+      await page.screenshot({ path: `test-results/screens/${name}-${testInfo.project.name}.png`, fullPage: true });
+    });
+  },
+});
+
+export { expect };
+
+/** The local cart as the page keeps it. */
+export const readCart = (page: Page) =>
+  page.evaluate(() => JSON.parse(window.localStorage.getItem('cart') ?? 'null') as { count: number; items: Record<string, number> } | null);
+
+/** What the page pushed to window.dataLayer, as plain arrays. */
+export const readDataLayer = (page: Page) =>
+  page.evaluate(() => (window as unknown as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((entry) => Array.from(entry)));

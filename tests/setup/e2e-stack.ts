@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+
+/**
+ * The end-to-end stack: one embedded PostgreSQL, and the built server twice on it (own database
+ * and data folder each): at the root and under BASE_PATH=/shop. The database address goes to
+ * .tmp/e2e-state.json so fixtures can create users and sessions the way the app stores them.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const port = Number(process.env.E2E_PORT ?? 4310);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-e2e-'));
+const children: ChildProcess[] = [];
+
+const database = await startEmbeddedPostgres(tmp, { info: () => {}, error: console.error }, 'postgres', { durable: false });
+const admin = new pg.Client({ connectionString: database.url });
+await admin.connect();
+const urls: Record<string, string> = {};
+for (const name of ['kitshop_e2e', 'kitshop_e2e_shop']) {
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(database.url);
+  url.pathname = `/${name}`;
+  urls[name] = url.toString();
+}
+await admin.end();
+mkdirSync(path.join(root, '.tmp'), { recursive: true });
+writeFileSync(path.join(root, '.tmp/e2e-state.json'), JSON.stringify({ rootDatabaseUrl: urls.kitshop_e2e, shopDatabaseUrl: urls.kitshop_e2e_shop }));
+
+async function startApp(name: string, appPort: number, basePath: string, databaseUrl: string) {
+  const dataDir = path.join(tmp, name);
+  const child = spawn(process.execPath, [path.join(root, 'dist/node/server/main.js')], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(appPort),
+      HOST: '127.0.0.1',
+      BASE_PATH: basePath,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      CATALOG_DIR: path.join(root, 'content'),
+      LOG_LEVEL: 'warn',
+      SUPPORT_EMAIL: 'support@kitshop.dev',
+    },
+  });
+  children.push(child);
+  const ready = `http://127.0.0.1:${appPort}${basePath === '/' ? '' : basePath}/readyz`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(ready)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} server did not become ready`);
+}
+
+const stop = async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  await database.stop();
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+try {
+  await startApp('root', port, '/', urls.kitshop_e2e!);
+  await startApp('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
+  console.log('e2e stack ready');
+} catch (error) {
+  console.error(error);
+  await stop();
+}
