@@ -67,3 +67,33 @@ export const readCart = (page: Page) =>
 /** What the page pushed to window.dataLayer, as plain arrays. */
 export const readDataLayer = (page: Page) =>
   page.evaluate(() => (window as unknown as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((entry) => Array.from(entry)));
+
+type Kit = { id: number; sef_id: string; title: string; spot: string; features: string[]; price: number; discounted_from: number | null };
+type KitProduct = Kit & {
+  documentation: boolean;
+  details: {
+    demo: { url: string };
+    headerCards: { title: string }[];
+    video?: { id: string; text: string };
+    heading: { title: string };
+    screenshotsTitle: string;
+    screenshots: { url: string; alt: string; title: string }[];
+    included: string[];
+    why: { text: string }[];
+    faq: { question: string; answer: string }[];
+  };
+};
+
+/** The catalog as the API serves it, so specs follow whatever the demo content holds. */
+export async function loadCatalog(request: import('@playwright/test').APIRequestContext, base = '') {
+  const kits = (await (await request.post(`${base}api/products`)).json()) as Kit[];
+  const products = await Promise.all(
+    kits.map(async (kit) => (await (await request.post(`${base}api/product/${kit.sef_id}`)).json()) as KitProduct),
+  );
+  const find = (predicate: (p: KitProduct) => boolean) => {
+    const found = products.find(predicate);
+    if (!found) throw new Error('the demo catalog lacks a kit this spec needs');
+    return found;
+  };
+  return { kits, products, find };
+}

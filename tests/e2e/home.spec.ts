@@ -1,0 +1,81 @@
+import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
+
+test.describe('home', () => {
+  test('shows the hero, marketing sections, FAQ and every kit card', async ({ page, request, snap }) => {
+    const { kits } = await loadCatalog(request);
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle('Kitshop — Production-ready starter kits for developers');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'How it works' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Frequently asked questions' })).toBeVisible();
+
+    const grid = page.locator('#kits');
+    const cards = grid.getByRole('article');
+    await expect(cards).toHaveCount(kits.length);
+    for (const [i, kit] of kits.entries()) {
+      const card = cards.nth(i);
+      await expect(card.getByRole('heading', { name: kit.title })).toBeVisible();
+      await expect(card.getByText(kit.spot)).toBeVisible();
+      await expect(card.getByRole('listitem')).toHaveText(kit.features.slice(0, 3));
+      await expect(card.getByRole('link', { name: `Details of ${kit.title}` })).toHaveAttribute('href', `/product/${kit.sef_id}`);
+      await expect(card.getByRole('button', { name: `Buy ${kit.title}` })).toBeVisible();
+    }
+    await expect(page.locator('body')).not.toHaveAttribute('data-page-type');
+    await snap('home');
+  });
+
+  test('Buy puts a kit in the local cart once, with the toasts and the header badge', async ({ page, request }) => {
+    const { kits } = await loadCatalog(request);
+    const [first, second] = kits;
+    await page.goto('/');
+    const badge = page.getByTestId('cart-count');
+    await expect(badge).toHaveText('0');
+
+    await page.getByRole('button', { name: `Buy ${first!.title}` }).click();
+    const added = page.getByRole('alert').filter({ hasText: 'Item Added To Cart' });
+    await expect(added).toContainText('Item added to cart successfully');
+    await expect(badge).toHaveText('1');
+    expect(await readCart(page)).toEqual({ count: 1, items: { [first!.id]: first!.id } });
+
+    await page.getByRole('button', { name: `Buy ${first!.title}` }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Item Exists' })).toContainText('Item already exists in your cart');
+    await expect(badge).toHaveText('1');
+
+    await page.getByRole('button', { name: `Buy ${second!.title}` }).click();
+    await expect(badge).toHaveText('2');
+    expect(await readCart(page)).toEqual({ count: 2, items: { [first!.id]: first!.id, [second!.id]: second!.id } });
+
+    // Toasts hide by themselves after 3000 ms.
+    await expect(added).toBeHidden({ timeout: 4_500 });
+    await page.reload();
+    await expect(badge).toHaveText('2');
+  });
+
+  test('a toast stays for its 3000 ms', async ({ page, request }) => {
+    const { kits } = await loadCatalog(request);
+    await page.goto('/');
+    await page.getByRole('button', { name: `Buy ${kits[0]!.title}` }).click();
+    const toast = page.getByRole('alert').filter({ hasText: 'Item Added To Cart' });
+    await expect(toast).toBeVisible();
+    await page.waitForTimeout(2_500);
+    await expect(toast).toBeVisible();
+    await expect(toast).toBeHidden({ timeout: 1_500 });
+  });
+
+  test('embeds the initial data and sends a page_view', async ({ page }) => {
+    await page.goto('/');
+    const data = JSON.parse((await page.locator('#initial-data').textContent())!);
+    expect(data).toEqual({ path: '/', csrf: expect.any(String), baseUrl: expect.stringMatching(/^http/), user: {} });
+    await expect
+      .poll(async () => (await readDataLayer(page)).filter((e) => e[0] === 'event' && e[1] === 'page_view'))
+      .toEqual([['event', 'page_view', expect.objectContaining({ page_path: '/', page_title: await page.title() })]]);
+  });
+
+  test('the Browse Kits link scrolls to the grid', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Browse Kits' }).click();
+    await expect(page).toHaveURL(/#kits$/);
+    await expect(page.locator('#kits')).toBeInViewport();
+  });
+});

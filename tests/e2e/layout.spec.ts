@@ -1,0 +1,123 @@
+import { expect, loadCatalog, test } from './fixtures.ts';
+
+const isMobile = (name: string) => name === 'mobile';
+
+test.describe('header', () => {
+  test('signed out: About, Support, Sign in, Sign up and the cart with its badge', async ({ page }, testInfo) => {
+    await page.goto('/');
+    const header = page.locator('header');
+    if (isMobile(testInfo.project.name)) {
+      await expect(header.getByRole('link', { name: 'About' })).toBeHidden();
+      await header.getByRole('button', { name: 'Menu' }).click();
+    }
+    await expect(header.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
+    await expect(header.getByRole('link', { name: 'Support' })).toHaveAttribute('href', '/support');
+    await expect(header.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+    await expect(header.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/register');
+    await expect(header.getByRole('link', { name: /^Cart/ })).toHaveAttribute('href', '/cart');
+    await expect(header.getByTestId('cart-count')).toHaveText('0');
+  });
+
+  test("signed in: a menu with the user's name holding User Panel and Exit", async ({ page, signIn, snap }, testInfo) => {
+    await signIn('Grace Hopper');
+    await page.goto('/');
+    const header = page.locator('header');
+    if (isMobile(testInfo.project.name)) await header.getByRole('button', { name: 'Menu' }).click();
+    await expect(header.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+    await header.getByRole('button', { name: 'Grace Hopper' }).click();
+    await expect(header.getByRole('link', { name: 'User Panel' })).toHaveAttribute('href', '/user-panel');
+    await expect(header.getByRole('link', { name: 'Exit' })).toHaveAttribute('href', '/exit');
+    await snap('header-signed-in');
+  });
+
+  test("signed in without a name: the menu is labelled 'User'", async ({ page, signIn }, testInfo) => {
+    await signIn('');
+    await page.goto('/');
+    if (isMobile(testInfo.project.name)) await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.locator('header').getByRole('button', { name: 'User', exact: true })).toBeVisible();
+  });
+
+  test('below 992 px the menu slides in over 300 ms and closes by button, Escape and backdrop', async ({ page, snap }, testInfo) => {
+    test.skip(!isMobile(testInfo.project.name), 'the phone layout');
+    await page.goto('/');
+    const menu = page.locator('#site-menu');
+    expect(await menu.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0.3s');
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    await toggle.click();
+    await expect(page.getByRole('dialog', { name: 'Kitshop' })).toBeVisible();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await snap('mobile-menu');
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await expect(menu).toBeHidden();
+    await toggle.click();
+    await expect(menu).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await toggle.click();
+    await expect(menu).toBeVisible();
+    await page.locator('.offcanvas-backdrop').click({ position: { x: 10, y: 400 } });
+    await expect(menu).toBeHidden();
+  });
+
+  test('at 992 px and wider the links sit in the bar', async ({ page }, testInfo) => {
+    test.skip(isMobile(testInfo.project.name), 'the desktop layout');
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+    await expect(page.locator('header').getByRole('link', { name: 'About' })).toBeVisible();
+  });
+});
+
+test('footer: links, support e-mail, social icons, newsletter field and copyright', async ({ page, snap }) => {
+  await page.goto('/');
+  const footer = page.locator('footer');
+  for (const [name, href] of [
+    ['About', '/about'],
+    ['Contact', '/contact'],
+    ['Blog', '/blog'],
+    ['Terms and Conditions', '/terms-and-conditions'],
+    ['Privacy Policy', '/privacy-policy'],
+    ['Cookie Policy', '/cookie-policy'],
+    ['Refund Policy', '/refund-policy'],
+  ]) {
+    await expect(footer.getByRole('link', { name, exact: true })).toHaveAttribute('href', href!);
+  }
+  await expect(footer.getByRole('link', { name: 'support@kitshop.dev' })).toHaveAttribute('href', 'mailto:support@kitshop.dev');
+  for (const name of ['GitHub', 'X', 'LinkedIn', 'YouTube']) await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
+  const email = footer.getByLabel('Email');
+  await expect(email).toHaveAttribute('type', 'email');
+  await expect(email).toHaveAttribute('required', '');
+  await expect(footer.getByRole('button', { name: 'Subscribe' })).toBeVisible();
+  await expect(footer).toContainText('© 2025 Kitshop');
+  await footer.scrollIntoViewIfNeeded();
+  await snap('footer');
+});
+
+test('every route change scrolls to the top and updates title and page_view', async ({ page, request }) => {
+  const { kits } = await loadCatalog(request);
+  await page.goto('/');
+  await page.locator('#kits').scrollIntoViewIfNeeded();
+  await page.getByRole('link', { name: `Details of ${kits[0]!.title}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: kits[0]!.title })).toBeVisible();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(page).toHaveTitle(kits[0]!.title);
+  await page.goBack();
+  await expect(page).toHaveTitle(/^Kitshop/);
+  const views = await page.evaluate(() =>
+    (window as unknown as { dataLayer: ArrayLike<unknown>[] }).dataLayer
+      .map((e) => Array.from(e))
+      .filter((e) => e[1] === 'page_view')
+      .map((e) => (e[2] as { page_path: string }).page_path),
+  );
+  expect(views).toEqual(['/', `/product/${kits[0]!.sef_id}`, '/']);
+});
+
+test.describe('not found', () => {
+  test.use({ allowedConsoleErrors: [/status of 404/] });
+  test('any other path shows 404 with HTTP 404', async ({ page, snap }) => {
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText('404', { exact: true })).toBeVisible();
+    await expect(page).toHaveTitle('Page Not Found — Kitshop');
+    await snap('not-found');
+  });
+});

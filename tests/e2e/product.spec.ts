@@ -1,0 +1,127 @@
+import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
+
+const usd = (n: number) => `USD ${n.toFixed(2)}`;
+
+test.describe('product page', () => {
+  test.use({ allowedConsoleErrors: [/status of 404/] });
+  test('shows every part in the spec order for a kit with a discount and a video', async ({ page, request, snap }) => {
+    const kit = (await loadCatalog(request)).find((p) => p.discounted_from !== null && Boolean(p.details.video));
+    const response = await page.goto(`/product/${kit.sef_id}`);
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle(kit.title);
+    await expect(page.locator('body')).toHaveAttribute('data-page-type', 'product');
+    await expect(page.getByRole('heading', { level: 1, name: kit.title })).toBeVisible();
+    await expect(page.getByText(kit.spot).first()).toBeVisible();
+    await expect(page.getByText('Limited-time Discount')).toBeVisible();
+    await expect(page.getByText('Instant download', { exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Try Before You Buy' })).toHaveAttribute('href', kit.details.demo.url);
+    if (kit.documentation) {
+      await expect(page.getByRole('link', { name: 'Documentation' })).toHaveAttribute('href', `/docs/${kit.sef_id}`);
+    }
+    for (const card of kit.details.headerCards) await expect(page.getByRole('heading', { name: card.title })).toBeVisible();
+    await expect(page.locator(`iframe[src*="${kit.details.video!.id}"]`)).toHaveCount(1);
+
+    const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
+    const order = [
+      kit.details.headerCards[0]!.title,
+      'See it in action',
+      kit.details.heading.title,
+      kit.details.screenshotsTitle,
+      "What's Included",
+      'Why choose this kit',
+      'Frequently asked questions',
+      `Get ${kit.title}`,
+    ].map((h) => headings.indexOf(h));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+
+    await expect(page.getByTestId('price')).toHaveText(usd(kit.price));
+    await expect(page.getByTestId('old-price')).toHaveText(usd(kit.discounted_from!));
+    expect(await page.getByTestId('old-price').evaluate((el) => el.tagName)).toBe('DEL');
+    await expect
+      .poll(async () => (await readDataLayer(page)).filter((e) => e[1] === 'page_view').at(-1))
+      .toEqual(['event', 'page_view', expect.objectContaining({ page_path: `/product/${kit.sef_id}`, page_title: kit.title })]);
+    await snap('product');
+  });
+
+  test("splits 'What's Included' after 8 items and the FAQ in two columns, first half rounded up", async ({ page, request }) => {
+    const kit = (await loadCatalog(request)).find((p) => p.details.included.length > 8 && p.details.faq.length % 2 === 1);
+    await page.goto(`/product/${kit.sef_id}`);
+    await expect(page.getByTestId('included-main').getByRole('listitem')).toHaveText(kit.details.included.slice(0, 8));
+    await expect(page.getByRole('heading', { name: "And there's even more" })).toBeVisible();
+    await expect(page.getByTestId('included-more').getByRole('listitem')).toHaveText(kit.details.included.slice(8));
+    const half = Math.ceil(kit.details.faq.length / 2);
+    await expect(page.getByTestId('faq-column-1').locator('summary')).toHaveText(
+      kit.details.faq.slice(0, half).map((f) => f.question),
+    );
+    await expect(page.getByTestId('faq-column-2').locator('summary')).toHaveText(
+      kit.details.faq.slice(half).map((f) => f.question),
+    );
+    await page.getByTestId('faq-column-1').locator('summary').first().click();
+    await expect(page.getByText(kit.details.faq[0]!.answer)).toBeVisible();
+  });
+
+  test('a kit without a discount, video or docs leaves those parts out', async ({ page, request }) => {
+    const kit = (await loadCatalog(request)).find((p) => !p.documentation);
+    await page.goto(`/product/${kit.sef_id}`);
+    await expect(page.getByRole('heading', { level: 1, name: kit.title })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Documentation' })).toHaveCount(0);
+    if (kit.discounted_from === null) {
+      await expect(page.getByText('Limited-time Discount')).toHaveCount(0);
+      await expect(page.getByTestId('old-price')).toHaveCount(0);
+    }
+    if (!kit.details.video) await expect(page.locator('iframe')).toHaveCount(0);
+    if (kit.details.included.length <= 8) await expect(page.getByText("And there's even more")).toHaveCount(0);
+  });
+
+  test('enlarges a screenshot in a centred xl dialog that closes by button, Escape and backdrop', async ({ page, request, snap }) => {
+    const kit = (await loadCatalog(request)).products[0]!;
+    const shot = kit.details.screenshots[0]!;
+    await page.goto(`/product/${kit.sef_id}`);
+    const open = () => page.getByRole('button', { name: `Enlarge ${shot.title}` }).click();
+    const dialog = page.getByRole('dialog');
+
+    await open();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('heading', { name: shot.title })).toBeVisible();
+    await expect(dialog.getByRole('img', { name: shot.alt })).toBeVisible();
+    await expect(page.locator('.modal-dialog')).toHaveClass(/modal-xl/);
+    await expect(page.locator('.modal-dialog')).toHaveClass(/modal-dialog-centered/);
+    expect(await page.locator('.modal').evaluate((el) => getComputedStyle(el.querySelector('.modal-dialog')!).transitionDuration)).toBe(
+      '0.3s',
+    );
+    expect(await page.locator('.modal-backdrop').evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0.15s');
+    await snap('product-screenshot-dialog');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+
+    await open();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    await open();
+    await expect(dialog).toBeVisible();
+    await page.locator('.modal').click({ position: { x: 5, y: 5 } });
+    await expect(dialog).toBeHidden();
+  });
+
+  test('Buy Now adds the kit to the cart and goes to /cart', async ({ page, request }) => {
+    const kit = (await loadCatalog(request)).products[1]!;
+    await page.goto(`/product/${kit.sef_id}`);
+    await page.getByRole('button', { name: 'Buy Now' }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await expect(page.getByRole('alert').filter({ hasText: 'Item Added To Cart' })).toBeVisible();
+    expect(await readCart(page)).toEqual({ count: 1, items: { [kit.id]: kit.id } });
+    await expect(page.locator('body')).toHaveAttribute('data-page-type', 'cart');
+  });
+
+  test('an unknown kit shows the not-found page with HTTP 404', async ({ page }) => {
+    test.info().annotations.push({ type: 'note', description: 'the page asks the API, which answers 404' });
+    const response = await page.goto('/product/no-such-kit');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText('404', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  });
+});
+
