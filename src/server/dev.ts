@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import middie from '@fastify/middie';
 import { createServer as createViteServer } from 'vite';
 import { loadConfig } from './config.ts';
-import { closeOnSignals, createLogger, startServer } from './server.ts';
+import { closeOnSignals, createLogger, pointAssetsAtBase, startServer } from './server.ts';
 
 /**
  * Development: the same Fastify server, with Vite in middleware mode for hot reload. The page
@@ -24,7 +24,7 @@ const indexHtml = () => readFileSync(`${root}/index.html`, 'utf8');
 const server = await startServer(config, {
   logger,
   dev: true,
-  template: (url) => vite.transformIndexHtml(url, indexHtml()),
+  template: async (url) => pointAssetsAtBase(await vite.transformIndexHtml(url, indexHtml()), config.basePath),
   beforeRoutes: async (app) => {
     await app.register(middie);
     app.use(vite.middlewares);

@@ -28,9 +28,13 @@ export function createLogger(config: Config): Logger {
   });
 }
 
-/** The built index.html, with asset URLs pointed at the base path (the build uses relative ones). */
+/** index.html uses relative asset URLs (one build, any base path): point them at the base path. */
+export const pointAssetsAtBase = (html: string, basePath: string) =>
+  html.replace(/(src|href)="\.\//g, `$1="${basePath}/`);
+
+/** The built index.html, read once. */
 export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
-  const html = readFileSync(path.join(webDir, 'index.html'), 'utf8').replace(/(src|href)="\.\//g, `$1="${basePath}/`);
+  const html = pointAssetsAtBase(readFileSync(path.join(webDir, 'index.html'), 'utf8'), basePath);
   return () => html;
 }
 

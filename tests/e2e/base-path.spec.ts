@@ -20,12 +20,20 @@ test('the whole store works under BASE_PATH=/shop', async ({ page, request }) =>
   expect(await readCart(page)).toEqual({ count: 1, items: { [kits[0]!.id]: kits[0]!.id } });
 
   const documented = find((p) => p.documentation);
-  await page.locator('#kits').getByRole('link', { name: `Details of ${documented.title}` }).click();
+  await page
+    .locator('#kits')
+    .getByRole('link', { name: `Details of ${documented.title}` })
+    .click();
   await expect(page).toHaveURL(`${SHOP_URL}/product/${documented.sef_id}`);
   await expect(page.getByRole('heading', { level: 1, name: documented.title })).toBeVisible();
   await page.getByRole('button', { name: `Enlarge ${documented.details.screenshots[0]!.title}` }).click();
   await expect(page.getByRole('dialog').getByRole('img')).toHaveJSProperty('complete', true);
-  expect(await page.getByRole('dialog').getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  expect(
+    await page
+      .getByRole('dialog')
+      .getByRole('img')
+      .evaluate((img: HTMLImageElement) => img.naturalWidth),
+  ).toBeGreaterThan(0);
   await page.keyboard.press('Escape');
   await page.getByRole('link', { name: 'Documentation' }).click();
   await expect(page).toHaveURL(`${SHOP_URL}/docs/${documented.sef_id}`);

@@ -1,6 +1,10 @@
 import { expect, loadCatalog, test } from './fixtures.ts';
 
-test('documentation: its own navigation through the pages, reached from the product page', async ({ page, request, snap }) => {
+test('documentation: its own navigation through the pages, reached from the product page', async ({
+  page,
+  request,
+  snap,
+}) => {
   const kit = (await loadCatalog(request)).find((p) => p.documentation);
   const docs = await (await request.get(`api/docs/${kit.sef_id}`)).json();
   await page.goto(`/product/${kit.sef_id}`);

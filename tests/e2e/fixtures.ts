@@ -29,6 +29,7 @@ export const test = base.extend<Fixtures>({
     await use(page);
     if (testInfo.status === testInfo.expectedStatus) expect(errors, 'console errors').toEqual([]);
   },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern
   db: async ({}, use) => {
     const pool = new pg.Pool({ connectionString: state().rootDatabaseUrl, max: 2 });
     await use(pool);
@@ -42,10 +43,10 @@ export const test = base.extend<Fixtures>({
       const id = rows[0].id as number;
       created.push(id);
       const token = randomBytes(32).toString('base64url');
-      await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [
-        hashSessionToken(token),
-        id,
-      ]);
+      await db.query(
+        "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')",
+        [hashSessionToken(token), id],
+      );
       await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL! }]);
       return { id, name };
     });
@@ -62,13 +63,29 @@ export { expect };
 
 /** The local cart as the page keeps it. */
 export const readCart = (page: Page) =>
-  page.evaluate(() => JSON.parse(window.localStorage.getItem('cart') ?? 'null') as { count: number; items: Record<string, number> } | null);
+  page.evaluate(
+    () =>
+      JSON.parse(window.localStorage.getItem('cart') ?? 'null') as {
+        count: number;
+        items: Record<string, number>;
+      } | null,
+  );
 
 /** What the page pushed to window.dataLayer, as plain arrays. */
 export const readDataLayer = (page: Page) =>
-  page.evaluate(() => (window as unknown as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((entry) => Array.from(entry)));
+  page.evaluate(() =>
+    (window as unknown as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((entry) => Array.from(entry)),
+  );
 
-type Kit = { id: number; sef_id: string; title: string; spot: string; features: string[]; price: number; discounted_from: number | null };
+type Kit = {
+  id: number;
+  sef_id: string;
+  title: string;
+  spot: string;
+  features: string[];
+  price: number;
+  discounted_from: number | null;
+};
 type KitProduct = Kit & {
   documentation: boolean;
   details: {

@@ -18,7 +18,10 @@ test.describe('home', () => {
       await expect(card.getByRole('heading', { name: kit.title })).toBeVisible();
       await expect(card.getByText(kit.spot)).toBeVisible();
       await expect(card.getByRole('listitem')).toHaveText(kit.features.slice(0, 3));
-      await expect(card.getByRole('link', { name: `Details of ${kit.title}` })).toHaveAttribute('href', `/product/${kit.sef_id}`);
+      await expect(card.getByRole('link', { name: `Details of ${kit.title}` })).toHaveAttribute(
+        'href',
+        `/product/${kit.sef_id}`,
+      );
       await expect(card.getByRole('button', { name: `Buy ${kit.title}` })).toBeVisible();
     }
     await expect(page.locator('body')).not.toHaveAttribute('data-page-type');
@@ -39,7 +42,9 @@ test.describe('home', () => {
     expect(await readCart(page)).toEqual({ count: 1, items: { [first!.id]: first!.id } });
 
     await page.getByRole('button', { name: `Buy ${first!.title}` }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Item Exists' })).toContainText('Item already exists in your cart');
+    await expect(page.getByRole('alert').filter({ hasText: 'Item Exists' })).toContainText(
+      'Item already exists in your cart',
+    );
     await expect(badge).toHaveText('1');
 
     await page.getByRole('button', { name: `Buy ${second!.title}` }).click();

@@ -18,7 +18,11 @@ test.describe('header', () => {
     await expect(header.getByTestId('cart-count')).toHaveText('0');
   });
 
-  test("signed in: a menu with the user's name holding User Panel and Exit", async ({ page, signIn, snap }, testInfo) => {
+  test("signed in: a menu with the user's name holding User Panel and Exit", async ({
+    page,
+    signIn,
+    snap,
+  }, testInfo) => {
     await signIn('Grace Hopper');
     await page.goto('/');
     const header = page.locator('header');
@@ -37,7 +41,10 @@ test.describe('header', () => {
     await expect(page.locator('header').getByRole('button', { name: 'User', exact: true })).toBeVisible();
   });
 
-  test('below 992 px the menu slides in over 300 ms and closes by button, Escape and backdrop', async ({ page, snap }, testInfo) => {
+  test('below 992 px the menu slides in over 300 ms and closes by button, Escape and backdrop', async ({
+    page,
+    snap,
+  }, testInfo) => {
     test.skip(!isMobile(testInfo.project.name), 'the phone layout');
     await page.goto('/');
     const menu = page.locator('#site-menu');
@@ -81,8 +88,12 @@ test('footer: links, support e-mail, social icons, newsletter field and copyrigh
   ]) {
     await expect(footer.getByRole('link', { name, exact: true })).toHaveAttribute('href', href!);
   }
-  await expect(footer.getByRole('link', { name: 'support@kitshop.dev' })).toHaveAttribute('href', 'mailto:support@kitshop.dev');
-  for (const name of ['GitHub', 'X', 'LinkedIn', 'YouTube']) await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
+  await expect(footer.getByRole('link', { name: 'support@kitshop.dev' })).toHaveAttribute(
+    'href',
+    'mailto:support@kitshop.dev',
+  );
+  for (const name of ['GitHub', 'X', 'LinkedIn', 'YouTube'])
+    await expect(footer.getByRole('link', { name, exact: true })).toBeVisible();
   const email = footer.getByLabel('Email');
   await expect(email).toHaveAttribute('type', 'email');
   await expect(email).toHaveAttribute('required', '');

@@ -18,7 +18,8 @@ test.describe('product page', () => {
     if (kit.documentation) {
       await expect(page.getByRole('link', { name: 'Documentation' })).toHaveAttribute('href', `/docs/${kit.sef_id}`);
     }
-    for (const card of kit.details.headerCards) await expect(page.getByRole('heading', { name: card.title })).toBeVisible();
+    for (const card of kit.details.headerCards)
+      await expect(page.getByRole('heading', { name: card.title })).toBeVisible();
     await expect(page.locator(`iframe[src*="${kit.details.video!.id}"]`)).toHaveCount(1);
 
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
@@ -40,12 +41,21 @@ test.describe('product page', () => {
     expect(await page.getByTestId('old-price').evaluate((el) => el.tagName)).toBe('DEL');
     await expect
       .poll(async () => (await readDataLayer(page)).filter((e) => e[1] === 'page_view').at(-1))
-      .toEqual(['event', 'page_view', expect.objectContaining({ page_path: `/product/${kit.sef_id}`, page_title: kit.title })]);
+      .toEqual([
+        'event',
+        'page_view',
+        expect.objectContaining({ page_path: `/product/${kit.sef_id}`, page_title: kit.title }),
+      ]);
     await snap('product');
   });
 
-  test("splits 'What's Included' after 8 items and the FAQ in two columns, first half rounded up", async ({ page, request }) => {
-    const kit = (await loadCatalog(request)).find((p) => p.details.included.length > 8 && p.details.faq.length % 2 === 1);
+  test("splits 'What's Included' after 8 items and the FAQ in two columns, first half rounded up", async ({
+    page,
+    request,
+  }) => {
+    const kit = (await loadCatalog(request)).find(
+      (p) => p.details.included.length > 8 && p.details.faq.length % 2 === 1,
+    );
     await page.goto(`/product/${kit.sef_id}`);
     await expect(page.getByTestId('included-main').getByRole('listitem')).toHaveText(kit.details.included.slice(0, 8));
     await expect(page.getByRole('heading', { name: "And there's even more" })).toBeVisible();
@@ -74,7 +84,11 @@ test.describe('product page', () => {
     if (kit.details.included.length <= 8) await expect(page.getByText("And there's even more")).toHaveCount(0);
   });
 
-  test('enlarges a screenshot in a centred xl dialog that closes by button, Escape and backdrop', async ({ page, request, snap }) => {
+  test('enlarges a screenshot in a centred xl dialog that closes by button, Escape and backdrop', async ({
+    page,
+    request,
+    snap,
+  }) => {
     const kit = (await loadCatalog(request)).products[0]!;
     const shot = kit.details.screenshots[0]!;
     await page.goto(`/product/${kit.sef_id}`);
@@ -87,10 +101,14 @@ test.describe('product page', () => {
     await expect(dialog.getByRole('img', { name: shot.alt })).toBeVisible();
     await expect(page.locator('.modal-dialog')).toHaveClass(/modal-xl/);
     await expect(page.locator('.modal-dialog')).toHaveClass(/modal-dialog-centered/);
-    expect(await page.locator('.modal').evaluate((el) => getComputedStyle(el.querySelector('.modal-dialog')!).transitionDuration)).toBe(
-      '0.3s',
+    expect(
+      await page
+        .locator('.modal')
+        .evaluate((el) => getComputedStyle(el.querySelector('.modal-dialog')!).transitionDuration),
+    ).toBe('0.3s');
+    expect(await page.locator('.modal-backdrop').evaluate((el) => getComputedStyle(el).transitionDuration)).toBe(
+      '0.15s',
     );
-    expect(await page.locator('.modal-backdrop').evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0.15s');
     await snap('product-screenshot-dialog');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
@@ -124,4 +142,3 @@ test.describe('product page', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 });
-

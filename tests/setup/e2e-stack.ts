@@ -16,7 +16,9 @@ const port = Number(process.env.E2E_PORT ?? 4310);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-e2e-'));
 const children: ChildProcess[] = [];
 
-const database = await startEmbeddedPostgres(tmp, { info: () => {}, error: console.error }, 'postgres', { durable: false });
+const database = await startEmbeddedPostgres(tmp, { info: () => {}, error: console.error }, 'postgres', {
+  durable: false,
+});
 const admin = new pg.Client({ connectionString: database.url });
 await admin.connect();
 const urls: Record<string, string> = {};
@@ -29,7 +31,10 @@ for (const name of ['kitshop_e2e', 'kitshop_e2e_shop']) {
 }
 await admin.end();
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
-writeFileSync(path.join(root, '.tmp/e2e-state.json'), JSON.stringify({ rootDatabaseUrl: urls.kitshop_e2e, shopDatabaseUrl: urls.kitshop_e2e_shop }));
+writeFileSync(
+  path.join(root, '.tmp/e2e-state.json'),
+  JSON.stringify({ rootDatabaseUrl: urls.kitshop_e2e, shopDatabaseUrl: urls.kitshop_e2e_shop }),
+);
 
 async function startApp(name: string, appPort: number, basePath: string, databaseUrl: string) {
   const dataDir = path.join(tmp, name);

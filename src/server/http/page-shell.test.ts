@@ -15,7 +15,12 @@ describe('page shell at the root', () => {
     const res = await t.app.inject({ method: 'GET', url: '/product/alpha-kit?ref=x' });
     expect(res.statusCode).toBe(200);
     const data = initialData(res.body);
-    expect(data).toEqual({ path: '/product/alpha-kit', csrf: expect.any(String), baseUrl: 'http://shop.test', user: {} });
+    expect(data).toEqual({
+      path: '/product/alpha-kit',
+      csrf: expect.any(String),
+      baseUrl: 'http://shop.test',
+      user: {},
+    });
     expect(data.csrf.length).toBeGreaterThan(20);
     expect(res.headers['cache-control']).toBe('no-store');
   });
@@ -102,16 +107,18 @@ describe('page shell for a signed-in user', () => {
   afterAll(() => t.close());
 
   it('puts {id, name} in the initial data, and {} once the session has expired', async () => {
-    const { rows } = await t.pool.query("INSERT INTO users (name, email) VALUES ('Ada', 'ada@example.com') RETURNING id");
+    const { rows } = await t.pool.query(
+      "INSERT INTO users (name, email) VALUES ('Ada', 'ada@example.com') RETURNING id",
+    );
     const { hashSessionToken } = await import('./session.ts');
-    await t.pool.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [
-      hashSessionToken('good-token'),
-      rows[0].id,
-    ]);
-    await t.pool.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() - interval '1 second')", [
-      hashSessionToken('old-token'),
-      rows[0].id,
-    ]);
+    await t.pool.query(
+      "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')",
+      [hashSessionToken('good-token'), rows[0].id],
+    );
+    await t.pool.query(
+      "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() - interval '1 second')",
+      [hashSessionToken('old-token'), rows[0].id],
+    );
     const signedIn = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'good-token' } });
     expect(initialData(signedIn.body).user).toEqual({ id: rows[0].id, name: 'Ada' });
     const expired = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'old-token' } });

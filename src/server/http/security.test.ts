@@ -4,12 +4,15 @@ import { browserSession, createTestApp, type TestApp } from '../../../tests/setu
 let t: TestApp;
 beforeAll(async () => {
   // A state-changing route, and a safe-method route that opts in (as GET /api/exit will).
-  t = await createTestApp({}, {
-    routes: (app) => {
-      app.post('/api/csrf-probe', async () => ({ ok: true }));
-      app.get('/api/csrf-probe-get', { config: { csrf: true } }, async () => ({ ok: true }));
+  t = await createTestApp(
+    {},
+    {
+      routes: (app) => {
+        app.post('/api/csrf-probe', async () => ({ ok: true }));
+        app.get('/api/csrf-probe-get', { config: { csrf: true } }, async () => ({ ok: true }));
+      },
     },
-  });
+  );
 });
 afterAll(() => t.close());
 
@@ -34,14 +37,22 @@ describe('CSRF', () => {
 
   it('lets the right token through', async () => {
     const { csrf, cookie } = await browserSession(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/csrf-probe', headers: { 'x-csrf-token': csrf, cookie } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/csrf-probe',
+      headers: { 'x-csrf-token': csrf, cookie },
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('guards safe-method routes that opt in', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/csrf-probe-get' })).statusCode).toBe(419);
     const { csrf, cookie } = await browserSession(t.app);
-    const res = await t.app.inject({ method: 'GET', url: '/api/csrf-probe-get', headers: { 'x-csrf-token': csrf, cookie } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/csrf-probe-get',
+      headers: { 'x-csrf-token': csrf, cookie },
+    });
     expect(res.statusCode).toBe(200);
   });
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
-import { pageTypeFor } from '../page-meta.ts';
+import { pageTypeFor } from '../page-type.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 

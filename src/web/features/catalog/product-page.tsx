@@ -10,13 +10,8 @@ import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { useKit } from './catalog-api.ts';
+import { splitFaq } from './faq-split.ts';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
-
-/** The FAQ in two columns, the first half rounded up. */
-export function splitFaq<T>(items: T[]): [T[], T[]] {
-  const half = Math.ceil(items.length / 2);
-  return [items.slice(0, half), items.slice(half)];
-}
 
 function Hero({ kit }: { kit: KitProduct }) {
   return (

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('fills the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      basePath: '',
+      publicUrl: 'http://localhost:3000',
+      paymentProvider: 'sandbox',
+      rateLimits: true,
+      secureCookies: false,
+      google: undefined,
+      s3: undefined,
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('normalises the base path and derives the public URL from it', () => {
+    expect(loadConfig({ BASE_PATH: '/shop/', PORT: '8080' })).toMatchObject({
+      basePath: '/shop',
+      publicUrl: 'http://localhost:8080/shop',
+    });
+    expect(loadConfig({ PUBLIC_URL: 'https://kits.example.com/' })).toMatchObject({
+      publicUrl: 'https://kits.example.com',
+      secureCookies: true,
+    });
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', GA_MEASUREMENT_ID: '' })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      gaMeasurementId: undefined,
+    });
+  });
+
+  it('lists every problem at once', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: 'abc', PAYMENT_PROVIDER: 'cash', GA_MEASUREMENT_ID: 'UA-1' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toHaveLength(3);
+    expect(error!.message).toContain('PORT');
+    expect(error!.message).toContain('PAYMENT_PROVIDER');
+    expect(error!.message).toContain('GA_MEASUREMENT_ID');
+  });
+
+  it('is strict in production: secret, https URL and an explicit payment provider', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example.com' })).toThrow(
+      /SESSION_SECRET[\s\S]*PUBLIC_URL: must be https[\s\S]*PAYMENT_PROVIDER/,
+    );
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://shop.example.com',
+        SESSION_SECRET: 'x'.repeat(32),
+        PAYMENT_PROVIDER: 'sandbox',
+      }).production,
+    ).toBe(true);
+  });
+
+  it('needs the Paddle secrets for paddle and pairs of Google and S3 settings', () => {
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'paddle' })).toThrow(/PADDLE_CLIENT_TOKEN[\s\S]*PADDLE_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow(/GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/);
+    expect(() => loadConfig({ S3_BUCKET: 'b' })).toThrow(/S3_ENDPOINT/);
+  });
+});
