@@ -20,7 +20,7 @@ test('documentation: its own navigation through the pages, reached from the prod
   await nav.getByRole('link', { name: docs.pages[1].title }).click();
   await expect(page).toHaveURL(new RegExp(`/docs/${kit.sef_id}/${docs.pages[1].slug}$`));
   await expect(page.getByRole('heading', { level: 1, name: docs.pages[1].title })).toBeVisible();
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   await page.getByRole('link', { name: `← ${docs.pages[0].title}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: docs.pages[0].title })).toBeVisible();
 });

@@ -8,7 +8,7 @@ test.describe('header', () => {
     const header = page.locator('header');
     if (isMobile(testInfo.project.name)) {
       await expect(header.getByRole('link', { name: 'About' })).toBeHidden();
-      await header.getByRole('button', { name: 'Menu' }).click();
+      await header.getByRole('button', { name: 'Menu', exact: true }).click();
     }
     await expect(header.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
     await expect(header.getByRole('link', { name: 'Support' })).toHaveAttribute('href', '/support');
@@ -26,7 +26,7 @@ test.describe('header', () => {
     await signIn('Grace Hopper');
     await page.goto('/');
     const header = page.locator('header');
-    if (isMobile(testInfo.project.name)) await header.getByRole('button', { name: 'Menu' }).click();
+    if (isMobile(testInfo.project.name)) await header.getByRole('button', { name: 'Menu', exact: true }).click();
     await expect(header.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
     await header.getByRole('button', { name: 'Grace Hopper' }).click();
     await expect(header.getByRole('link', { name: 'User Panel' })).toHaveAttribute('href', '/user-panel');
@@ -37,7 +37,7 @@ test.describe('header', () => {
   test("signed in without a name: the menu is labelled 'User'", async ({ page, signIn }, testInfo) => {
     await signIn('');
     await page.goto('/');
-    if (isMobile(testInfo.project.name)) await page.getByRole('button', { name: 'Menu' }).click();
+    if (isMobile(testInfo.project.name)) await page.getByRole('button', { name: 'Menu', exact: true }).click();
     await expect(page.locator('header').getByRole('button', { name: 'User', exact: true })).toBeVisible();
   });
 
@@ -49,7 +49,7 @@ test.describe('header', () => {
     await page.goto('/');
     const menu = page.locator('#site-menu');
     expect(await menu.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0.3s');
-    const toggle = page.getByRole('button', { name: 'Menu' });
+    const toggle = page.getByRole('button', { name: 'Menu', exact: true });
     await toggle.click();
     await expect(page.getByRole('dialog', { name: 'Kitshop' })).toBeVisible();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
@@ -69,7 +69,7 @@ test.describe('header', () => {
   test('at 992 px and wider the links sit in the bar', async ({ page }, testInfo) => {
     test.skip(isMobile(testInfo.project.name), 'the desktop layout');
     await page.goto('/');
-    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeHidden();
     await expect(page.locator('header').getByRole('link', { name: 'About' })).toBeVisible();
   });
 });
@@ -109,7 +109,7 @@ test('every route change scrolls to the top and updates title and page_view', as
   await page.locator('#kits').scrollIntoViewIfNeeded();
   await page.getByRole('link', { name: `Details of ${kits[0]!.title}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: kits[0]!.title })).toBeVisible();
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   await expect(page).toHaveTitle(kits[0]!.title);
   await page.goBack();
   await expect(page).toHaveTitle(/^Kitshop/);

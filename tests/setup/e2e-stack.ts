@@ -49,7 +49,7 @@ async function startApp(name: string, appPort: number, basePath: string, databas
       BASE_PATH: basePath,
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
-      CATALOG_DIR: path.join(root, 'content'),
+      CATALOG_DIR: process.env.E2E_CATALOG_DIR ?? path.join(root, 'content'),
       LOG_LEVEL: 'warn',
       SUPPORT_EMAIL: 'support@kitshop.dev',
     },

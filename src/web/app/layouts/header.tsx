@@ -33,8 +33,8 @@ function useMobileMenu() {
       }, SLIDE_MS);
       return () => clearTimeout(timer);
     }
-    if (state === 'open') {
-      panel.current?.querySelector<HTMLElement>('.btn-close')?.focus();
+    if (state === 'opening' || state === 'open') {
+      if (state === 'open') panel.current?.querySelector<HTMLElement>('.btn-close')?.focus();
       const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
       document.addEventListener('keydown', onKey);
       return () => document.removeEventListener('keydown', onKey);

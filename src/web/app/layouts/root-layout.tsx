@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { Outlet, useLocation, useNavigation } from 'react-router';
 import { pageTypeFor } from '../page-type.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
@@ -18,7 +18,8 @@ export function RootLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
   useEffect(() => {
     // A link to an anchor (/#kits) is scrolled by the screen once its content is there.
-    if (!hash) window.scrollTo(0, 0);
+    // Instant: Bootstrap's smooth scrolling would leave a new screen half-way down.
+    if (!hash) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }, [pathname, hash]);
 
   return (
@@ -31,7 +32,6 @@ export function RootLayout() {
         <Outlet />
       </main>
       <Footer />
-      <ScrollRestoration getKey={(location) => location.key} />
     </>
   );
 }

@@ -1,0 +1,87 @@
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { makeTempDir, onCleanUp, removeTempDir } from './proc.ts';
+
+export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export type FailingAudit = { id: string; title: string; score: number; displayValue?: string };
+
+export type LighthouseFigures = {
+  url: string;
+  /** 0-100, or null when Lighthouse could not score the category. */
+  scores: Record<Category, number | null>;
+  /** Per category: its audits that lose points (score < 1; informative/n.a./manual left out). */
+  failing: Record<Category, FailingAudit[]>;
+  runtimeError?: string;
+  warnings: string[];
+};
+
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const NOT_SCORED = new Set(['informative', 'notApplicable', 'manual', 'error']);
+
+/** One Lighthouse run with the default (mobile) config, in a fresh headless Chromium. */
+export async function runLighthouse(url: string, chromePath: string): Promise<LighthouseFigures> {
+  if (new URL(url).hostname !== '127.0.0.1') throw new Error(`bench: refusing to audit a non-loopback URL: ${url}`);
+  const userDataDir = makeTempDir('kitshop-bench-chrome-');
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: CHROME_FLAGS,
+    userDataDir,
+    logLevel: 'silent',
+    handleSIGINT: false, // bench/run.ts stops everything on SIGINT
+  });
+  const forget = onCleanUp(() => chrome.kill());
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+      maxWaitForLoad: 45_000,
+    });
+    if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+    const { lhr } = result;
+    const scores = {} as LighthouseFigures['scores'];
+    const failing = {} as LighthouseFigures['failing'];
+    for (const id of CATEGORIES) {
+      const category = lhr.categories[id];
+      scores[id] = category?.score == null ? null : Math.round(category.score * 100);
+      failing[id] = [];
+      for (const ref of category?.auditRefs ?? []) {
+        const audit = lhr.audits[ref.id];
+        if (!audit || audit.score === null || audit.score >= 1) continue;
+        if (NOT_SCORED.has(audit.scoreDisplayMode)) continue;
+        failing[id].push({
+          id: audit.id,
+          title: audit.title,
+          score: audit.score,
+          ...(audit.displayValue ? { displayValue: String(audit.displayValue) } : {}),
+        });
+      }
+    }
+    return {
+      url,
+      scores,
+      failing,
+      ...(lhr.runtimeError ? { runtimeError: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` } : {}),
+      warnings: lhr.runWarnings.map(String),
+    };
+  } finally {
+    forget();
+    chrome.kill();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      removeTempDir(userDataDir);
+    } catch {}
+  }
+}

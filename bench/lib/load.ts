@@ -1,0 +1,69 @@
+import autocannon, { type Options, type Result } from 'autocannon';
+import { cpuSnapshot, foreignCpu } from './proc.ts';
+
+export const CONNECTIONS = 50;
+export const WARMUP_S = 3;
+export const DURATION_S = 10;
+
+export type LoadFigures = {
+  label: string;
+  url: string;
+  method: 'GET' | 'POST';
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** CPU seconds other processes on the machine used during the measured run. */
+  foreignCpuSeconds: number;
+  foreignTop: string[];
+};
+
+async function fire(options: Options): Promise<Result> {
+  const instance = autocannon(options);
+  // autocannon stops itself after `duration`; this is a backstop so no run can hang the bench.
+  const backstop = setTimeout(() => instance.stop(), ((options.duration ?? 10) + 15) * 1000);
+  try {
+    return await instance;
+  } finally {
+    clearTimeout(backstop);
+  }
+}
+
+/** A warm-up run (discarded), then the measured run; loopback URLs only. */
+export async function measureLoad(label: string, url: string, method: 'GET' | 'POST'): Promise<LoadFigures> {
+  const { hostname } = new URL(url);
+  if (hostname !== '127.0.0.1') throw new Error(`bench: refusing to load a non-loopback URL: ${url}`);
+  const base: Options = { url, method, connections: CONNECTIONS, timeout: 5 };
+  await fire({ ...base, duration: WARMUP_S });
+  const before = cpuSnapshot();
+  const result = await fire({ ...base, duration: DURATION_S });
+  const foreign = foreignCpu(before, cpuSnapshot());
+  const figures: LoadFigures = {
+    label,
+    url,
+    method,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    foreignCpuSeconds: foreign.seconds,
+    foreignTop: foreign.top,
+  };
+  console.log(
+    `  ${label}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ` +
+      `${figures.total} requests, ${figures.non2xx} non-2xx, ${figures.errors} errors` +
+      (busy(figures) ? `; other processes used ${figures.foreignCpuSeconds.toFixed(1)} CPU-s meanwhile` : ''),
+  );
+  return figures;
+}
+
+/** Other processes used more than 10% of a core during the run: the figures are suspect. */
+export function busy(figures: LoadFigures): boolean {
+  return figures.foreignCpuSeconds > DURATION_S * 0.1;
+}

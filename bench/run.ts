@@ -1,0 +1,508 @@
+/**
+ * `npm run bench` (after `npm run build`): throughput and latency against a bare Fastify
+ * hello-world, memory, start-up time, the home route's bundle size and Lighthouse scores.
+ * A benchmark, not a test: it prints one Markdown table and exits 0 even when targets are missed.
+ * Everything runs on 127.0.0.1; every child process is stopped and every temp folder removed.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { analyseBundle, type BundleFigures } from './lib/bundle.ts';
+import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
+import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
+import { busy, CONNECTIONS, DURATION_S, type LoadFigures, measureLoad, WARMUP_S } from './lib/load.ts';
+import {
+  cleanUp,
+  cpuSnapshot,
+  foreignCpu,
+  freePort,
+  makeTempDir,
+  onCleanUp,
+  rssBytes,
+  startChild,
+  stopChild,
+  waitFor200,
+} from './lib/proc.ts';
+import { fmt, markdownTable, type Row, UNITS_NOTE } from './lib/report.ts';
+import { type Server, serverEnv, startServer, stopServer } from './lib/server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CHROMIUM = '/usr/bin/chromium';
+const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const TARGET = {
+  throughputShare: 0.5,
+  p99Ms: 20,
+  rssBytes: 150 * 1000 * 1000,
+  startupMs: 3_000,
+  jsGzipBytes: 130 * 1000,
+  cssGzipBytes: 25 * 1000,
+  lighthouse: { performance: 95, accessibility: 100, 'best-practices': 95, seo: 100 } satisfies Record<
+    Category,
+    number
+  >,
+};
+
+const rows: Row[] = [];
+const notes: string[] = [];
+let bundle: BundleFigures | undefined;
+const lighthouseRuns: { page: string; figures: LighthouseFigures }[] = [];
+let busyRuns = 0;
+
+function section(title: string) {
+  console.log(`\n== ${title}`);
+}
+
+function errorRow(figure: string, target: string, error: unknown) {
+  const message = (error as Error)?.message ?? String(error);
+  console.error(`bench: ${figure}: ${message}`);
+  rows.push({ figure, target, measured: `error: ${message.split('\n')[0]}`, ok: false });
+}
+
+/** Same rule as scripts/start.mjs: is any source newer than dist/.build-stamp? */
+function buildIsStale(): boolean {
+  const stamp = path.join(ROOT, 'dist/.build-stamp');
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  const newest = (target: string): number => {
+    const stat = statSync(target, { throwIfNoEntry: false });
+    if (!stat) return 0;
+    if (!stat.isDirectory()) return stat.mtimeMs;
+    let max = stat.mtimeMs;
+    for (const name of readdirSync(target)) max = Math.max(max, newest(path.join(target, name)));
+    return max;
+  };
+  return ['src', 'package.json', 'vite.config.ts', 'tsconfig.json', 'tsconfig.server.json'].some(
+    (source) => newest(path.join(ROOT, source)) > built,
+  );
+}
+
+/** dist/.build-stamp's text: another build replacing dist/ mid-run changes it. */
+function buildStamp(): string {
+  try {
+    return readFileSync(path.join(ROOT, 'dist/.build-stamp'), 'utf8').trim();
+  } catch {
+    return '(missing)';
+  }
+}
+
+let stampAtStart = '';
+function checkDistUnchanged(when: string) {
+  const now = buildStamp();
+  if (now === stampAtStart || notes.some((n) => n.startsWith('dist/ changed'))) return;
+  notes.push(
+    `dist/ changed during the bench (build stamp ${stampAtStart} → ${now}, noticed ${when}): another build ` +
+      'replaced it, so figures after that point may mix builds or fail on missing assets.',
+  );
+}
+
+async function postJson<T>(url: string): Promise<T> {
+  const res = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`POST ${url} → ${res.status}`);
+  return (await res.json()) as T;
+}
+
+type KitSummary = { sef_id: string };
+type KitProduct = { details?: { video?: unknown } };
+
+// ---------------------------------------------------------------------------------------------
+
+function bundleSection() {
+  section('bundle: the home route’s initial JS and CSS (gzip -9)');
+  const target = { js: `≤ ${fmt.kb(TARGET.jsGzipBytes)} gzip`, css: `≤ ${fmt.kb(TARGET.cssGzipBytes)} gzip` };
+  try {
+    bundle = analyseBundle(path.join(ROOT, 'dist/web'));
+    for (const a of [...bundle.initialJs, ...bundle.initialCss]) {
+      console.log(`  initial: ${a.file} ${fmt.kb(a.bytes)} raw, ${fmt.kb(a.gzipBytes)} gzip`);
+    }
+    rows.push({
+      figure: `Home initial JS (${bundle.initialJs.length} file${bundle.initialJs.length === 1 ? '' : 's'}, gzip -9)`,
+      target: target.js,
+      measured: fmt.kb(bundle.initialJsGzip),
+      ok: bundle.initialJsGzip <= TARGET.jsGzipBytes,
+    });
+    rows.push({
+      figure: `Home initial CSS (${bundle.initialCss.length} file${bundle.initialCss.length === 1 ? '' : 's'}, gzip -9)`,
+      target: target.css,
+      measured: fmt.kb(bundle.initialCssGzip),
+      ok: bundle.initialCssGzip <= TARGET.cssGzipBytes,
+    });
+    const lazyJs = bundle.chunks.filter((c) => !c.initial && c.file.endsWith('.js'));
+    rows.push({
+      figure: 'Other screens / shared code as lazy JS chunks',
+      target: 'own chunks (listed below)',
+      measured: `${lazyJs.length} lazy JS chunk${lazyJs.length === 1 ? '' : 's'}`,
+      ok: null,
+    });
+  } catch (error) {
+    errorRow('Home initial JS/CSS', `${target.js}, ${target.css}`, error);
+  }
+}
+
+async function loadSection(dbLabel: string, hello: string, server: Server, sefId: string): Promise<void> {
+  const runs: [string, string, 'GET' | 'POST'][] = [
+    ['POST /api/products', `${server.url}/api/products`, 'POST'],
+    [`GET /product/${sefId}`, `${server.url}/product/${encodeURIComponent(sefId)}`, 'GET'],
+  ];
+  let baseline: LoadFigures | undefined;
+  const noteBusy = (label: string, run: LoadFigures) => {
+    if (!busy(run)) return;
+    busyRuns++;
+    notes.push(
+      `${label} [${dbLabel}]: the machine was busy: other processes used ${run.foreignCpuSeconds.toFixed(1)} CPU-s ` +
+        `during the ${DURATION_S} s run (${run.foreignTop.join(', ')}); its figures are not representative.`,
+    );
+  };
+  try {
+    baseline = await measureLoad(`hello-world GET / (${dbLabel} run)`, `${hello}/`, 'GET');
+    noteBusy('hello-world', baseline);
+    rows.push({
+      figure: `Baseline: Fastify hello-world req/s (${dbLabel} run)`,
+      target: '—',
+      measured: `${fmt.int(baseline.requestsPerSecond)} req/s, p99 ${fmt.ms(baseline.p99Ms)}`,
+      ok: null,
+    });
+  } catch (error) {
+    errorRow(`Baseline: Fastify hello-world req/s (${dbLabel} run)`, '—', error);
+  }
+  for (const [label, url, method] of runs) {
+    const throughputFigure = `${label} req/s [${dbLabel}]`;
+    const throughputTarget = baseline
+      ? `≥ 50% of hello-world (≥ ${fmt.int(baseline.requestsPerSecond * TARGET.throughputShare)})`
+      : '≥ 50% of hello-world';
+    try {
+      const run = await measureLoad(`${label} [${dbLabel}]`, url, method);
+      noteBusy(label, run);
+      const failures = run.non2xx + run.errors;
+      const failNote = failures > 0 ? `; ${run.non2xx} non-2xx, ${run.errors} errors of ${fmt.int(run.total)}` : '';
+      if (failures > 0) notes.push(`${label} [${dbLabel}]: ${run.non2xx} non-2xx and ${run.errors} errors under load.`);
+      const share = baseline ? run.requestsPerSecond / baseline.requestsPerSecond : undefined;
+      rows.push({
+        figure: throughputFigure,
+        target: throughputTarget,
+        measured: `${fmt.int(run.requestsPerSecond)} req/s${share === undefined ? '' : ` (${Math.round(share * 100)}%)`}${failNote}${busy(run) || (baseline && busy(baseline)) ? ' (busy machine)' : ''}`,
+        ok: share === undefined ? false : share >= TARGET.throughputShare && failures === 0,
+      });
+      rows.push({
+        figure: `${label} p99 latency [${dbLabel}]`,
+        target: `≤ ${TARGET.p99Ms} ms`,
+        measured: `${fmt.ms(run.p99Ms)} (p50 ${fmt.ms(run.p50Ms)})${busy(run) ? ' (busy machine)' : ''}`,
+        ok: run.p99Ms <= TARGET.p99Ms && failures === 0,
+      });
+    } catch (error) {
+      errorRow(throughputFigure, throughputTarget, error);
+    }
+  }
+  try {
+    const rss = rssBytes(server.pid);
+    console.log(`  server RSS after the load runs: ${fmt.mb(rss)}`);
+    rows.push({
+      figure: `Server RSS after the load runs [${dbLabel}]`,
+      target: `≤ ${fmt.mb(TARGET.rssBytes)}`,
+      measured: fmt.mb(rss),
+      ok: rss <= TARGET.rssBytes,
+    });
+  } catch (error) {
+    errorRow(`Server RSS after the load runs [${dbLabel}]`, `≤ ${fmt.mb(TARGET.rssBytes)}`, error);
+  }
+}
+
+async function lighthouseSection(server: Server, kits: KitSummary[]): Promise<void> {
+  section('Lighthouse (default config = mobile), embedded-PostgreSQL server');
+  let productSef: string | undefined;
+  for (const kit of kits) {
+    const product = await postJson<KitProduct>(`${server.url}/api/product/${encodeURIComponent(kit.sef_id)}`);
+    if (!product.details?.video) {
+      productSef = kit.sef_id;
+      break;
+    }
+  }
+  const pages: [string, string][] = [['/', `${server.url}/`]];
+  if (productSef) pages.push([`/product/${productSef}`, `${server.url}/product/${encodeURIComponent(productSef)}`]);
+  else notes.push('Lighthouse: every kit has a video, so no product page was audited.');
+  for (const [page, url] of pages) {
+    try {
+      const before = cpuSnapshot();
+      const began = performance.now();
+      const figures = await runLighthouse(url, CHROMIUM);
+      const foreign = foreignCpu(before, cpuSnapshot());
+      if (foreign.seconds > ((performance.now() - began) / 1000) * 0.1) {
+        notes.push(
+          `Lighthouse ${page}: the machine was busy: other processes used ${foreign.seconds.toFixed(1)} CPU-s ` +
+            `during the audit (${foreign.top.join(', ')}); the performance score may be low because of it.`,
+        );
+      }
+      lighthouseRuns.push({ page, figures });
+      console.log(`  ${page}: ${CATEGORIES.map((c) => `${c} ${figures.scores[c] ?? 'n/a'}`).join(', ')}`);
+      if (figures.runtimeError) notes.push(`Lighthouse ${page}: runtime error ${figures.runtimeError}`);
+      for (const warning of figures.warnings) notes.push(`Lighthouse ${page}: ${warning}`);
+      for (const category of CATEGORIES) {
+        const score = figures.scores[category];
+        const target = TARGET.lighthouse[category];
+        rows.push({
+          figure: `Lighthouse ${page}: ${category}`,
+          target: target === 100 ? '100' : `≥ ${target}`,
+          measured: score === null ? 'not scored' : String(score),
+          ok: score !== null && score >= target,
+        });
+      }
+    } catch (error) {
+      errorRow(`Lighthouse ${page}`, 'perf ≥ 95, a11y 100, bp ≥ 95, SEO 100', error);
+    }
+  }
+}
+
+async function startupSection(catalog: CatalogSource): Promise<void> {
+  section('start-up: second start of `npm start` (node scripts/start.mjs) until GET /readyz → 200');
+  const figure = 'Start-up, second start (spawn → /readyz 200) [embedded PG]';
+  const target = `≤ ${fmt.s(TARGET.startupMs)}`;
+  // start.mjs rebuilds when a source is newer than the build (minutes, and it rewrites dist/ under
+  // whatever else is using it): then the bench times the server start.mjs would run instead, and
+  // says so. Checked right before each spawn, since the tree may be edited meanwhile.
+  const entryNow = () => {
+    if (!buildIsStale()) return 'scripts/start.mjs';
+    const note =
+      'Start-up: a source is newer than dist/.build-stamp, so `npm start` would rebuild first; ' +
+      'the bench timed `node dist/node/server/main.js` (what start.mjs runs after its check) instead.';
+    if (!notes.includes(note)) notes.push(note);
+    return 'dist/node/server/main.js';
+  };
+  let second: Server | undefined;
+  try {
+    const dataDir = makeTempDir('kitshop-bench-start-');
+    const first = await startServer(ROOT, 'start-up (first start)', {
+      entry: entryNow(),
+      dataDir,
+      catalogDir: catalog.dir,
+    });
+    const problem = await stopServer(first);
+    if (problem) notes.push(problem);
+
+    const port = await freePort();
+    const entry = entryNow();
+    const before = cpuSnapshot();
+    const began = performance.now();
+    const child = startChild('start-up (second start)', process.execPath, [path.join(ROOT, entry)], {
+      cwd: ROOT,
+      env: serverEnv({ port, dataDir, catalogDir: catalog.dir }),
+    });
+    second = { child, port, url: `http://127.0.0.1:${port}`, pid: child.proc.pid ?? 0, dataDir };
+    await waitFor200(`${second.url}/readyz`, child, { timeoutMs: 60_000, intervalMs: 10 });
+    const elapsed = performance.now() - began;
+    const foreign = foreignCpu(before, cpuSnapshot());
+    const busyStart = foreign.seconds > (elapsed / 1000) * 0.1;
+    if (busyStart) {
+      notes.push(
+        `Start-up: the machine was busy: other processes used ${foreign.seconds.toFixed(1)} CPU-s during the ` +
+          `${fmt.s(elapsed)} start (${foreign.top.join(', ')}).`,
+      );
+    }
+    if (child.output.some((line) => line.includes('building first'))) {
+      notes.push('Start-up: start.mjs rebuilt the app during the timed start; the figure includes a build.');
+    }
+    console.log(`  second start: ${fmt.s(elapsed)} (${entry})`);
+    rows.push({
+      figure,
+      target,
+      measured: `${fmt.s(elapsed)}${entry === 'scripts/start.mjs' ? '' : ' (main.js: build was stale)'}${busyStart ? ' (busy machine)' : ''}`,
+      ok: elapsed <= TARGET.startupMs,
+    });
+  } catch (error) {
+    errorRow(figure, target, error);
+  } finally {
+    if (second) {
+      const problem = await stopServer(second);
+      if (problem) notes.push(problem);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  if (!existsSync(path.join(ROOT, 'dist/node/server/main.js')) || !existsSync(path.join(ROOT, 'dist/web/index.html'))) {
+    throw new Error('No build in dist/: run `npm run build` first (`npm run bench` does).');
+  }
+  stampAtStart = buildStamp();
+  console.log(
+    `Kitshop bench: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per load run, loopback only.`,
+  );
+
+  bundleSection();
+
+  section('catalog');
+  const work = makeTempDir('kitshop-bench-');
+  const catalog = await prepareCatalog(path.join(ROOT, 'content'), work, CHROMIUM);
+  if (catalog.placeholders.length > 0) {
+    const message =
+      `content/ lacks ${catalog.placeholders.length} screenshot image(s) (made by \`npm run screenshots\`), so the ` +
+      'server would refuse the catalog; the bench imported a temporary copy with placeholder JPEGs of the same ' +
+      'pixel sizes. Product-page Lighthouse figures use these placeholders.';
+    console.log(`  ${message}`);
+    notes.push(message);
+  } else {
+    console.log('  importing the demo catalog from content/');
+  }
+
+  section('hello-world baseline process');
+  const helloPort = await freePort();
+  const hello = startChild('hello-world', process.execPath, [path.join(ROOT, 'bench/hello.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(helloPort) },
+  });
+  const helloUrl = `http://127.0.0.1:${helloPort}`;
+  await waitFor200(`${helloUrl}/`, hello, { timeoutMs: 15_000 });
+  console.log(`  listening at ${helloUrl}`);
+
+  // 1, 2 and 5 on the embedded PostgreSQL.
+  section('load: embedded PostgreSQL (DATABASE_URL unset)');
+  let server: Server | undefined;
+  try {
+    server = await startServer(ROOT, 'server [embedded PG]', {
+      entry: 'dist/node/server/main.js',
+      dataDir: makeTempDir('kitshop-bench-data-'),
+      catalogDir: catalog.dir,
+    });
+    const kits = await postJson<KitSummary[]>(`${server.url}/api/products`);
+    if (kits.length === 0) throw new Error('the catalog is empty');
+    console.log(`  ready at ${server.url}; ${kits.length} kits; page route uses ${kits[0]!.sef_id}`);
+    await loadSection('embedded PG', helloUrl, server, kits[0]!.sef_id);
+    await lighthouseSection(server, kits);
+  } catch (error) {
+    errorRow('Server [embedded PG]', 'starts and serves', error);
+  } finally {
+    if (server) {
+      const problem = await stopServer(server);
+      if (problem) notes.push(problem);
+    }
+  }
+
+  // 1 and 2 again on the machine's PostgreSQL server.
+  section('load: PostgreSQL server at 127.0.0.1:5432');
+  const database = `kitshop_bench_${process.pid}`;
+  let created = false;
+  const dropDatabase = async () => {
+    if (!created) return;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      created = false;
+    } finally {
+      await admin.end();
+    }
+  };
+  const forgetDrop = onCleanUp(dropDatabase);
+  server = undefined;
+  try {
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${database}`);
+      created = true;
+    } finally {
+      await admin.end();
+    }
+    server = await startServer(ROOT, 'server [PG server]', {
+      entry: 'dist/node/server/main.js',
+      dataDir: makeTempDir('kitshop-bench-data-'),
+      catalogDir: catalog.dir,
+      databaseUrl: `postgres://postgres@127.0.0.1:5432/${database}`,
+    });
+    const kits = await postJson<KitSummary[]>(`${server.url}/api/products`);
+    if (kits.length === 0) throw new Error('the catalog is empty');
+    console.log(`  ready at ${server.url} on database ${database}`);
+    await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
+  } catch (error) {
+    errorRow('Server [PG server]', 'starts and serves', error);
+  } finally {
+    if (server) {
+      const problem = await stopServer(server);
+      if (problem) notes.push(problem);
+    }
+    try {
+      await dropDatabase();
+    } catch (error) {
+      console.warn(`bench: could not drop database ${database}: ${(error as Error).message}`);
+    }
+    forgetDrop();
+  }
+  await stopChild(hello);
+  checkDistUnchanged('after the load runs and Lighthouse');
+
+  await startupSection(catalog);
+  checkDistUnchanged('at the end');
+
+  printReport(performance.now() - started);
+}
+
+function printReport(elapsedMs: number) {
+  console.log(`\n## Kitshop bench (${new Date().toISOString()}, ${fmt.s(elapsedMs)})\n`);
+  console.log(markdownTable(rows));
+  console.log(
+    `\n${UNITS_NOTE} Loads: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s warm-up.`,
+  );
+
+  if (busyRuns > 0) {
+    console.log(
+      `\n**Warning:** ${busyRuns} load run(s) shared the machine with other busy processes (see the notes); ` +
+        'run the bench again on an idle machine before trusting those figures.',
+    );
+  }
+  const missed = rows.filter((r) => r.ok === false);
+  console.log(
+    missed.length === 0
+      ? '\nEvery target met.'
+      : `\n**${missed.length} target(s) missed:**\n${missed.map((r) => `- ${r.figure}: ${r.measured} (target ${r.target})`).join('\n')}`,
+  );
+
+  for (const { page, figures } of lighthouseRuns) {
+    const lines: string[] = [];
+    for (const category of CATEGORIES) {
+      const score = figures.scores[category];
+      if (score !== null && score >= TARGET.lighthouse[category]) continue;
+      lines.push(`- ${category} (${score ?? 'not scored'}):`);
+      if (figures.failing[category].length === 0) lines.push('  - (no scored audit below 1)');
+      for (const audit of figures.failing[category]) {
+        lines.push(
+          `  - \`${audit.id}\`: ${audit.title} (score ${audit.score.toFixed(2)}${audit.displayValue ? `, ${audit.displayValue}` : ''})`,
+        );
+      }
+    }
+    if (lines.length > 0)
+      console.log(`\nLighthouse ${page}, failing audits of the categories that missed:\n${lines.join('\n')}`);
+  }
+
+  if (bundle) {
+    console.log('\nJS and CSS chunks in dist/web/assets (initial = loaded by the home route up front):');
+    console.log('| chunk | raw | gzip -9 | loaded |\n| --- | --- | --- | --- |');
+    for (const chunk of bundle.chunks) {
+      console.log(
+        `| ${chunk.file} | ${fmt.kb(chunk.bytes)} | ${fmt.kb(chunk.gzipBytes)} | ${chunk.initial ? 'initial' : 'lazy'} |`,
+      );
+    }
+  }
+  if (notes.length > 0) console.log(`\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}`);
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`\nbench: ${signal}: stopping child processes`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench: ${(error as Error).stack ?? error}`);
+  if (rows.length > 0) printReport(0);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
