@@ -236,7 +236,9 @@ async function lighthouseSection(server: Server, kits: KitSummary[]): Promise<vo
       lighthouseRuns.push({ page, figures });
       console.log(`  ${page}: ${CATEGORIES.map((c) => `${c} ${figures.scores[c] ?? 'n/a'}`).join(', ')}`);
       if (figures.runtimeError) notes.push(`Lighthouse ${page}: runtime error ${figures.runtimeError}`);
-      for (const warning of figures.warnings) notes.push(`Lighthouse ${page}: ${warning}`);
+      for (const warning of figures.warnings) {
+        if (!figures.runtimeError?.includes(warning)) notes.push(`Lighthouse ${page}: ${warning}`);
+      }
       for (const category of CATEGORIES) {
         const score = figures.scores[category];
         const target = TARGET.lighthouse[category];
@@ -460,6 +462,10 @@ function printReport(elapsedMs: number) {
 
   for (const { page, figures } of lighthouseRuns) {
     const lines: string[] = [];
+    if (figures.runtimeError) {
+      console.log(`\nLighthouse ${page}: not scored: ${figures.runtimeError}`);
+      continue;
+    }
     for (const category of CATEGORIES) {
       const score = figures.scores[category];
       if (score !== null && score >= TARGET.lighthouse[category]) continue;
@@ -469,6 +475,7 @@ function printReport(elapsedMs: number) {
         lines.push(
           `  - \`${audit.id}\`: ${audit.title} (score ${audit.score.toFixed(2)}${audit.displayValue ? `, ${audit.displayValue}` : ''})`,
         );
+        for (const item of audit.items) lines.push(`    - ${item}`);
       }
     }
     if (lines.length > 0)

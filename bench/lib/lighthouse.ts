@@ -5,7 +5,34 @@ import { makeTempDir, onCleanUp, removeTempDir } from './proc.ts';
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export type FailingAudit = { id: string; title: string; score: number; displayValue?: string };
+export type FailingAudit = {
+  id: string;
+  title: string;
+  score: number;
+  displayValue?: string;
+  /** Up to three elements or URLs the audit points at (selectors, snippets, resource URLs). */
+  items: string[];
+};
+
+type DetailItem = { node?: { selector?: string; snippet?: string; nodeLabel?: string }; url?: unknown };
+
+/** The elements or URLs an audit's details name, to tell a developer where to look. */
+function detailItems(details: unknown): string[] {
+  const items = (details as { items?: DetailItem[] } | undefined)?.items;
+  if (!Array.isArray(items)) return [];
+  const found: string[] = [];
+  for (const item of items) {
+    const node = item?.node;
+    const label = node
+      ? `${node.selector ?? ''} ${node.snippet ?? node.nodeLabel ?? ''}`.trim()
+      : typeof item?.url === 'string'
+        ? item.url
+        : '';
+    if (label && !found.includes(label)) found.push(label.length > 160 ? `${label.slice(0, 160)}…` : label);
+    if (found.length === 3) break;
+  }
+  return found;
+}
 
 export type LighthouseFigures = {
   url: string;
@@ -66,6 +93,7 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Li
           title: audit.title,
           score: audit.score,
           ...(audit.displayValue ? { displayValue: String(audit.displayValue) } : {}),
+          items: detailItems(audit.details),
         });
       }
     }

@@ -54,6 +54,15 @@ export const test = base.extend<Fixtures>({
   },
   snap: async ({ page }, use, testInfo) => {
     await use(async (name) => {
+      // Walk down the page first so lazy images load, as they would for a reader.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
+          window.scrollTo({ top: y, behavior: 'instant' });
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        window.scrollTo({ top: 0, behavior: 'instant' });
+      });
+      await page.waitForLoadState('networkidle');
       await page.screenshot({ path: `test-results/screens/${name}-${testInfo.project.name}.png`, fullPage: true });
     });
   },

@@ -17,9 +17,14 @@ function Hero({ kit }: { kit: KitProduct }) {
   return (
     <section className="product-hero">
       <div className="container">
-        {kit.discounted_from !== null && <span className="badge discount-badge">Limited-time Discount</span>}
         <h1 className="product-title">{kit.title}</h1>
         <p className="product-spot">{kit.spot}</p>
+        <p className="hero-notes">
+          {kit.discounted_from !== null && <span className="badge discount-badge">Limited-time Discount</span>}
+          <span className="instant-download">
+            <Icon name="download" size={18} /> Instant download
+          </span>
+        </p>
         <div className="d-flex flex-wrap align-items-center gap-3">
           <a href={kit.details.demo.url} className="btn btn-light btn-lg" target="_blank" rel="noopener noreferrer">
             Try Before You Buy <Icon name="external" size={18} />
@@ -30,9 +35,6 @@ function Hero({ kit }: { kit: KitProduct }) {
             </Link>
           )}
         </div>
-        <p className="instant-download">
-          <Icon name="download" size={18} /> Instant download
-        </p>
       </div>
     </section>
   );
