@@ -9,10 +9,14 @@ import { registerErrorHandler } from './http/errors.ts';
 import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSession } from './http/session.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
+import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import type { Storage } from './integrations/storage/storage.ts';
+import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
+import { registerLibraryRoutes } from './modules/library/library.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -24,6 +28,10 @@ export type AppDeps = {
   /** The built web app (assets); absent in tests of the API alone and in development. */
   webDir?: string;
   cookieSecret: string;
+  /** Called after a mail was queued, so the outbox worker sends it now rather than at its next round. */
+  mailQueued?: () => void;
+  /** Google sign-in, when configured. */
+  google?: GoogleSignIn;
   dev?: boolean;
   logger?: FastifyBaseLogger;
   /** Lets development mount Vite's middleware before routes. */
@@ -55,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     brotliOptions: { params: { [(await import('node:zlib')).constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await registerSecurity(app, config, { dev: deps.dev ?? false });
-  registerSession(app, db);
+  registerSession(app, db, config);
   if (deps.beforeRoutes) await deps.beforeRoutes(app);
 
   await app.register(
@@ -93,9 +101,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         setHeaders: (res) => res.header('cache-control', IMMUTABLE),
       });
 
+      const accounts = {
+        db,
+        config,
+        limiter: createRateLimiter(db, config.rateLimits),
+        mailQueued: deps.mailQueued ?? (() => {}),
+      };
+      registerAccountRoutes(scope, accounts);
+      if (deps.google) registerGoogleRoutes(scope, accounts, deps.google);
+      registerLibraryRoutes(scope, db);
       registerCatalogRoutes(scope, catalog);
       registerSeoRoutes(scope, { config, catalog });
-      registerPageShell(scope, { config, catalog, template: deps.template });
+      registerPageShell(scope, { config, catalog, template: deps.template, googleEnabled: Boolean(deps.google) });
     },
     { prefix: config.basePath },
   );

@@ -97,6 +97,15 @@ function toConfig(env: z.output<typeof EnvSchema>) {
         : undefined,
     trustProxy: env.TRUST_PROXY,
     rateLimits: env.RATE_LIMITS === 'on',
+    /** Per-form limits. Generous for people (and a shop's own e2e suite), tight for scripts. */
+    limits: {
+      signInFailures: { max: 5, windowSeconds: 60 },
+      registerPerIp: { max: 30, windowSeconds: 3600 },
+      registerPerEmail: { max: 5, windowSeconds: 3600 },
+      forgotPerIp: { max: 30, windowSeconds: 3600 },
+      forgotPerEmail: { max: 5, windowSeconds: 3600 },
+      verificationResendSeconds: 60,
+    },
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -7,6 +7,9 @@ import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import type { ShellTemplate } from './http/page-shell.ts';
+import { createFileMailer, createSmtpMailer } from './integrations/mail/mailer.ts';
+import { startOutboxWorker } from './integrations/mail/outbox.ts';
+import { createGoogleSignIn } from './integrations/oidc/google.ts';
 import { createLocalStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
@@ -73,6 +76,13 @@ export async function startServer(
     }
     const catalog = createCatalog(db);
     const listener = listenForCatalogChanges(() => pool.connect(), catalog.invalidate, log);
+    const mailer = config.smtpUrl
+      ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+      : createFileMailer(path.join(config.dataDir, 'mail'), config.mailFrom);
+    const outbox = startOutboxWorker(db, mailer, log);
+    const google = config.google
+      ? createGoogleSignIn({ ...config.google, redirectUri: `${config.publicUrl}/google/callback` })
+      : undefined;
     if (!options.template) throw new Error('No page template: build the web app first (npm run build).');
     const app = await buildApp({
       config,
@@ -82,6 +92,8 @@ export async function startServer(
       template: options.template,
       webDir: options.webDir,
       cookieSecret: resolveSessionSecret(config),
+      mailQueued: outbox.nudge,
+      google,
       dev: options.dev,
       logger: log,
       beforeRoutes: options.beforeRoutes,
@@ -95,6 +107,7 @@ export async function startServer(
       url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/`,
       async close() {
         await app.close();
+        await outbox.stop();
         await listener.close();
         await pool.end();
         await embedded?.stop();

@@ -9,6 +9,9 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
 import { type Database, openDatabase, openPool } from '../../src/server/db/open.ts';
+import type { Mailer, OutgoingMail } from '../../src/server/integrations/mail/mailer.ts';
+import { deliverDueMail } from '../../src/server/integrations/mail/outbox.ts';
+import type { GoogleSignIn } from '../../src/server/integrations/oidc/google.ts';
 import { createLocalStorage } from '../../src/server/integrations/storage/storage.ts';
 import { importCatalog } from '../../src/server/modules/catalog/catalog.import.ts';
 import { type Catalog, createCatalog } from '../../src/server/modules/catalog/catalog.service.ts';
@@ -62,13 +65,19 @@ export type TestApp = {
   catalog: Catalog;
   config: Config;
   dataDir: string;
+  /** Mails handed to the (capturing) mailer so far. */
+  mails: OutgoingMail[];
+  /** Runs one outbox round, as the worker would. */
+  deliverMail: (mailer?: Mailer) => Promise<number>;
   close: () => Promise<void>;
 };
+
+const silent = { info: () => {}, warn: () => {} };
 
 /** buildApp() on its own database and data folder, with the fixture catalog imported. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { catalogDir?: string; routes?: (app: FastifyInstance) => void } = {},
+  options: { catalogDir?: string; routes?: (app: FastifyInstance) => void; google?: GoogleSignIn } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-data-'));
@@ -83,7 +92,10 @@ export async function createTestApp(
     storage,
     template: () => TEST_TEMPLATE,
     cookieSecret: 'test-secret-test-secret-test-secret',
+    google: options.google,
   });
+  const mails: OutgoingMail[] = [];
+  const capture: Mailer = { send: async (mail) => void mails.push(mail), close: () => {} };
   options.routes?.(app);
   await app.ready();
   return {
@@ -93,6 +105,8 @@ export async function createTestApp(
     catalog,
     config,
     dataDir,
+    mails,
+    deliverMail: (mailer = capture) => deliverDueMail(database.db, mailer, silent),
     async close() {
       await app.close();
       await database.drop();

@@ -9,6 +9,7 @@ export type ClientConfig = {
   basePath: string;
   supportEmail: string;
   gaMeasurementId: string | null;
+  googleEnabled: boolean;
 };
 
 const escapeHtml = (text: string) =>
@@ -93,13 +94,14 @@ export type ShellTemplate = (url: string) => Promise<string> | string;
  */
 export function registerPageShell(
   app: FastifyInstance,
-  deps: { config: Config; catalog: Catalog; template: ShellTemplate },
+  deps: { config: Config; catalog: Catalog; template: ShellTemplate; googleEnabled: boolean },
 ): void {
   const { config, catalog, template } = deps;
   const clientConfig: ClientConfig = {
     basePath: config.basePath,
     supportEmail: config.supportEmail,
     gaMeasurementId: config.gaMeasurementId ?? null,
+    googleEnabled: deps.googleEnabled,
   };
   const clientConfigJson = scriptJson(clientConfig);
   const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };

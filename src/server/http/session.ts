@@ -1,11 +1,15 @@
-import { createHash } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, ne, or, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/open.ts';
 import { sessions, users } from '../db/schema/accounts.ts';
 import { AppError } from './errors.ts';
 
 export const SESSION_COOKIE = 'kitshop_session';
+const REMEMBER_DAYS = 30;
+const ABSOLUTE_HOURS = 12;
+const IDLE_HOURS = 2;
 
 export type SessionUser = { id: number; name: string };
 
@@ -14,27 +18,74 @@ export function hashSessionToken(token: string): string {
 }
 
 /**
- * `request.user()` resolves the signed-in user from the session cookie, once per request and only
- * when asked (the catalog API never pays for it). The cookie holds a random token; the database
- * only its hash.
+ * Sessions live in the database: the cookie holds 256 random bits, the table their SHA-256.
+ * "Remember Me" keeps a session 30 days; otherwise it ends after 2 idle hours or 12 hours.
+ * `request.user()` resolves the signed-in user once per request, and only when asked.
  */
-export function registerSession(app: FastifyInstance, db: Database): void {
+export function registerSession(app: FastifyInstance, db: Database, config: Config): void {
+  const cookieBase = { path: config.basePath || '/', httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies };
+
   app.decorateRequest('userPromise', null);
   app.decorateRequest('user', function (this: FastifyRequest): Promise<SessionUser | null> {
     this.userPromise ??= findUser(db, this.cookies[SESSION_COOKIE]);
     return this.userPromise;
   });
+
+  app.decorateReply('signIn', async function (this: FastifyReply, userId: number, remember: boolean): Promise<void> {
+    // A new id at every sign-in; the session the browser held before ends.
+    const previous = this.request.cookies[SESSION_COOKIE];
+    if (previous) await db.delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(previous)));
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + (remember ? REMEMBER_DAYS * 86_400_000 : ABSOLUTE_HOURS * 3_600_000));
+    await db.insert(sessions).values({ tokenHash: hashSessionToken(token), userId, expiresAt, remember });
+    this.setCookie(SESSION_COOKIE, token, remember ? { ...cookieBase, maxAge: REMEMBER_DAYS * 86_400 } : cookieBase);
+    this.request.userPromise = null;
+  });
+
+  app.decorateReply('signOut', async function (this: FastifyReply): Promise<void> {
+    const token = this.request.cookies[SESSION_COOKIE];
+    if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(token)));
+    this.clearCookie(SESSION_COOKIE, cookieBase);
+    this.request.userPromise = Promise.resolve(null);
+  });
+}
+
+/** Ends every session of a user except (optionally) the one this request holds. */
+export async function endOtherSessions(db: Pick<Database, 'delete'>, userId: number, keepToken?: string): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      keepToken
+        ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, hashSessionToken(keepToken)))
+        : eq(sessions.userId, userId),
+    );
 }
 
 async function findUser(db: Database, token: string | undefined): Promise<SessionUser | null> {
-  if (!token || token.length > 200) return null;
+  if (!token || token.length > 100) return null;
+  const tokenHash = hashSessionToken(token);
   const [row] = await db
-    .select({ id: users.id, name: users.name })
+    .select({ id: users.id, name: users.name, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashSessionToken(token)), gt(sessions.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        gt(sessions.expiresAt, sql`now()`),
+        or(eq(sessions.remember, true), gt(sessions.lastSeenAt, sql`now() - make_interval(hours => ${IDLE_HOURS})`)),
+      ),
+    )
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  // Activity keeps an idle session alive; written at most once a minute.
+  if (Date.now() - row.lastSeenAt.getTime() > 60_000) {
+    void db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(eq(sessions.tokenHash, tokenHash))
+      .catch(() => {});
+  }
+  return { id: row.id, name: row.name };
 }
 
 /** Guard: the signed-in user, or a 401. */
@@ -48,5 +99,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     userPromise: Promise<SessionUser | null> | null;
     user(): Promise<SessionUser | null>;
+  }
+  interface FastifyReply {
+    signIn(userId: number, remember: boolean): Promise<void>;
+    signOut(): Promise<void>;
   }
 }

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/open.ts';
+import { AppError } from './errors.ts';
+
+export type Limit = { max: number; windowSeconds: number };
+
+/**
+ * Fixed-window counters in PostgreSQL, shared by every instance. `hit` counts one event and
+ * answers how many the window holds; `peek` reads without counting.
+ */
+export function createRateLimiter(db: Database, enabled: boolean) {
+  async function hit(key: string, limit: Limit): Promise<{ count: number; retryAfter: number }> {
+    const { rows } = await db.execute<{ count: number; retry_after: number }>(sql`
+      INSERT INTO rate_limits (key, count, reset_at) VALUES (${key}, 1, now() + make_interval(secs => ${limit.windowSeconds}))
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN rate_limits.reset_at <= now() THEN 1 ELSE rate_limits.count + 1 END,
+        reset_at = CASE WHEN rate_limits.reset_at <= now() THEN excluded.reset_at ELSE rate_limits.reset_at END
+      RETURNING count, ceil(extract(epoch FROM reset_at - now()))::int AS retry_after`);
+    return { count: rows[0]!.count, retryAfter: Math.max(1, rows[0]!.retry_after) };
+  }
+  async function peek(key: string): Promise<{ count: number; retryAfter: number }> {
+    const { rows } = await db.execute<{ count: number; retry_after: number }>(
+      sql`SELECT count, ceil(extract(epoch FROM reset_at - now()))::int AS retry_after FROM rate_limits WHERE key = ${key} AND reset_at > now()`,
+    );
+    return rows[0] ? { count: rows[0].count, retryAfter: Math.max(1, rows[0].retry_after) } : { count: 0, retryAfter: 0 };
+  }
+  const tooMany = (retryAfter: number, what: string) =>
+    new AppError('too_many_requests', `Too many ${what}. Please try again in ${describeWait(retryAfter)}.`);
+  return {
+    enabled,
+    /** Counts one request; throws 429 once the window holds more than `limit.max`. */
+    async consume(key: string, limit: Limit, what: string): Promise<void> {
+      if (!enabled) return;
+      const { count, retryAfter } = await hit(key, limit);
+      if (count > limit.max) throw tooMany(retryAfter, what);
+    },
+    /** Throws 429 when `limit.max` failures are already counted (failures are added with `fail`). */
+    async ensureBelow(key: string, limit: Limit, what: string): Promise<void> {
+      if (!enabled) return;
+      const { count, retryAfter } = await peek(key);
+      if (count >= limit.max) throw tooMany(retryAfter, what);
+    },
+    async fail(key: string, limit: Limit): Promise<void> {
+      if (enabled) await hit(key, limit);
+    },
+    async reset(key: string): Promise<void> {
+      await db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);
+    },
+    /** Drops expired counters (called now and then by the outbox worker's timer). */
+    async sweep(): Promise<void> {
+      await db.execute(sql`DELETE FROM rate_limits WHERE reset_at <= now()`);
+    },
+  };
+}
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+export function describeWait(seconds: number): string {
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}

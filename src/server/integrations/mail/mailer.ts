@@ -1,0 +1,36 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export type OutgoingMail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
+
+/** Hands one mail to the outside world; throws when it was not taken. */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+/** SMTP through nodemailer (`SMTP_URL`, e.g. smtp://user:pass@host:587). */
+export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl, { from });
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, ...mail });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Without SMTP: each mail becomes an .eml file in `DATA_DIR/mail`, so a newcomer can open it. */
+export function createFileMailer(dir: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from, ...mail });
+      await fs.mkdir(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^a-z0-9@.-]/gi, '_')}.eml`;
+      await fs.writeFile(path.join(dir, name), info.message as Buffer);
+    },
+    close: () => transport.close(),
+  };
+}

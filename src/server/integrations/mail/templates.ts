@@ -1,0 +1,86 @@
+import { SITE_NAME } from '../../../common/site.ts';
+import type { OutgoingMail } from './mailer.ts';
+
+const esc = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+type Parts = { heading: string; paragraphs: string[]; action?: { label: string; url: string }; footer?: string };
+
+/** One mail layout: an HTML part (inline styles, as mail clients need) and a plain-text part. */
+function compose(to: string, subject: string, parts: Parts, supportEmail: string): OutgoingMail & { link?: string } {
+  const footer = parts.footer ?? `Questions? Write to ${supportEmail}.`;
+  const text = [
+    parts.heading,
+    '',
+    ...parts.paragraphs.flatMap((p) => [p, '']),
+    ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`, ''] : []),
+    '--',
+    `${SITE_NAME} · ${footer}`,
+  ].join('\n');
+  const button = parts.action
+    ? `<p style="margin:28px 0"><a href="${esc(parts.action.url)}" style="background:#4f46e5;color:#fff;text-decoration:none;padding:12px 22px;border-radius:8px;font-weight:600;display:inline-block">${esc(parts.action.label)}</a></p>
+<p style="color:#64748b;font-size:13px">If the button does not work, paste this link into your browser:<br><a href="${esc(parts.action.url)}" style="color:#4f46e5;word-break:break-all">${esc(parts.action.url)}</a></p>`
+    : '';
+  const html = `<!doctype html><html><body style="margin:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1e293b">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
+<tr><td><p style="font-weight:800;font-size:20px;margin:0 0 24px;color:#0f172a">${SITE_NAME}</p>
+<h1 style="font-size:22px;margin:0 0 16px">${esc(parts.heading)}</h1>
+${parts.paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 14px">${esc(p)}</p>`).join('\n')}
+${button}
+<p style="color:#94a3b8;font-size:12px;margin-top:32px">${esc(footer)}</p></td></tr></table></td></tr></table></body></html>`;
+  return { to, subject, text, html, link: parts.action?.url };
+}
+
+export type MailContext = { publicUrl: string; supportEmail: string };
+
+export function verificationMail(ctx: MailContext, to: { name: string; email: string }, token: string) {
+  const url = `${ctx.publicUrl}/email/verify?token=${encodeURIComponent(token)}&email=${encodeURIComponent(to.email)}`;
+  return compose(
+    to.email,
+    `Activate your ${SITE_NAME} account`,
+    {
+      heading: `Welcome, ${to.name}!`,
+      paragraphs: [
+        `Please confirm that ${to.email} is your e-mail address to activate your ${SITE_NAME} account.`,
+        'The link works once and expires in 60 minutes.',
+      ],
+      action: { label: 'Activate my account', url },
+      footer: `You received this because someone signed up with this address. If it was not you, ignore this mail.`,
+    },
+    ctx.supportEmail,
+  );
+}
+
+export function resetPasswordMail(ctx: MailContext, to: { name: string; email: string }, token: string) {
+  const url = `${ctx.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(to.email)}`;
+  return compose(
+    to.email,
+    `Reset your ${SITE_NAME} password`,
+    {
+      heading: 'Reset your password',
+      paragraphs: [
+        `Hi ${to.name}, we received a request to reset the password of your ${SITE_NAME} account.`,
+        'The link works once and expires in 60 minutes. If you did not ask for it, ignore this mail: your password stays as it is.',
+      ],
+      action: { label: 'Choose a new password', url },
+    },
+    ctx.supportEmail,
+  );
+}
+
+export function passwordChangedMail(ctx: MailContext, to: { name: string; email: string }) {
+  return compose(
+    to.email,
+    `Your ${SITE_NAME} password was changed`,
+    {
+      heading: 'Your password was changed',
+      paragraphs: [
+        `Hi ${to.name}, the password of your ${SITE_NAME} account was just changed, and every other signed-in session was signed out.`,
+        `If you did not do this, reset your password right away and write to ${ctx.supportEmail}.`,
+      ],
+      action: { label: 'Reset my password', url: `${ctx.publicUrl}/forgot-password` },
+    },
+    ctx.supportEmail,
+  );
+}

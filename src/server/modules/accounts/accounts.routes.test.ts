@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../../../tests/setup/client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createUser } from '../../../../tests/factories/users.ts';
+import { COMMON_PASSWORD_COUNT } from './passwords.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
+});
+afterAll(() => t.close());
+
+const linkIn = (text: string) => /(http:\/\/shop\.test\/[^\s]+)/.exec(text)?.[1];
+const lastMailTo = (email: string) => [...t.mails].reverse().find((m) => m.to === email);
+const queryOf = (link: string) => new URL(link).search;
+let n = 0;
+const uniqueEmail = () => `user${++n}-${Date.now()}@example.com`;
+
+describe('register, verify, sign in', () => {
+  it('registers, mails a single-use link that verifies and signs in, then signs in with the password', async () => {
+    const browser = await createClient(t.app);
+    const email = uniqueEmail();
+    const res = await browser.post('/api/register', { name: 'Grace', email, password: 'cobol-compiler-1959' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toMatch(/check your email/i);
+    expect(await t.deliverMail()).toBe(1);
+    const mail = lastMailTo(email)!;
+    expect(mail.subject).toMatch(/activate/i);
+    expect(mail.html).toContain('Activate my account');
+    const link = linkIn(mail.text)!;
+    expect(link).toMatch(/^http:\/\/shop\.test\/email\/verify\?token=[\w-]+&email=/);
+
+    // Not verified yet: sign-in says so (and does not mail again within the minute).
+    const early = await browser.post('/api/login', { email, password: 'cobol-compiler-1959', remember: false });
+    expect(early.statusCode).toBe(403);
+    expect(early.json().message).toMatch(/not verified/i);
+    expect(await t.deliverMail()).toBe(0);
+
+    const verified = await browser.post(`/email/verify${queryOf(link)}`);
+    expect(verified.json()).toEqual({ user: { id: expect.any(Number), name: 'Grace' }, data: { result: 'success', message: expect.any(String) } });
+    expect(await browser.user()).toEqual({ id: verified.json().user.id, name: 'Grace' });
+
+    const again = await (await createClient(t.app)).post(`/email/verify${queryOf(link)}`);
+    expect(again.json()).toEqual({ user: {}, data: { result: 'failed', message: expect.stringMatching(/invalid|used|expired/) } });
+
+    const other = await createClient(t.app);
+    const login = await other.post('/api/login', { email: email.toUpperCase(), password: 'cobol-compiler-1959', remember: false });
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toEqual({ user: { id: verified.json().user.id, name: 'Grace' }, message: 'Login Successfull' });
+  });
+
+  it('sends a fresh activation link to an unverified account at most once a minute', async () => {
+    const user = await createUser(t.pool, { verified: false });
+    const browser = await createClient(t.app);
+    const first = await browser.post('/api/login', { email: user.email, password: user.password });
+    expect(first.statusCode).toBe(403);
+    expect(await t.deliverMail()).toBe(1);
+    expect((await browser.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(403);
+    expect(await t.deliverMail()).toBe(0);
+    await t.pool.query("UPDATE email_tokens SET created_at = now() - interval '2 minutes' WHERE user_id = $1", [user.id]);
+    await browser.post('/api/login', { email: user.email, password: user.password });
+    expect(await t.deliverMail()).toBe(1);
+  });
+
+  it('refuses an expired activation link', async () => {
+    const browser = await createClient(t.app);
+    const email = uniqueEmail();
+    await browser.post('/api/register', { name: 'Ken', email, password: 'unix-time-epoch-1970' });
+    await t.deliverMail();
+    await t.pool.query("UPDATE email_tokens SET expires_at = now() - interval '1 second'");
+    const res = await browser.post(`/email/verify${queryOf(linkIn(lastMailTo(email)!.text)!)}`);
+    expect(res.json().data.result).toBe('failed');
+    expect(await browser.user()).toEqual({});
+  });
+
+  it('treats e-mail as unique without regard to case', async () => {
+    const user = await createUser(t.pool);
+    const res = await (await createClient(t.app)).post('/api/register', { name: 'X', email: user.email.toUpperCase(), password: 'another-long-secret' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/already exists/);
+  });
+
+  it.each([
+    [{ email: 'a@example.com', password: 'long-enough-pass' }, /^name: /],
+    [{ name: '', email: 'a@example.com', password: 'long-enough-pass' }, /^name: Name is required/],
+    [{ name: 'A', password: 'long-enough-pass' }, /^email: /],
+    [{ name: 'A', email: 'not-an-email', password: 'long-enough-pass' }, /^email: Enter a valid email/],
+    [{ name: 'A', email: 'a@example.com' }, /^password: /],
+    [{ name: 'A', email: 'a@example.com', password: 'short' }, /^password: Password must be at least 8/],
+    [{ name: 'A', email: 'a@example.com', password: 'x'.repeat(129) }, /^password: Password must be at most 128/],
+    [{ name: 'A', email: 'a@example.com', password: 'iloveyou' }, /^password: This password is one of the most common/],
+    [{ name: 'A'.repeat(101), email: 'a@example.com', password: 'long-enough-pass' }, /^name: Name is too long/],
+    [{ name: 7, email: 'a@example.com', password: 'long-enough-pass' }, /^name: /],
+  ])('answers bad registration input %o with 422 naming the field', async (body, message) => {
+    const res = await (await createClient(t.app)).post('/api/register', body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(message);
+  });
+
+  it('ships a list of at least 10,000 common passwords', () => {
+    expect(COMMON_PASSWORD_COUNT).toBeGreaterThanOrEqual(9_900); // the list's 10,000 lines, minus duplicates after lower-casing
+  });
+});
+
+describe('sign-in rules', () => {
+  it('answers a wrong password or an unknown e-mail alike', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app, { ip: '10.0.0.1' });
+    const wrong = await browser.post('/api/login', { email: user.email, password: 'not-the-password' });
+    const unknown = await browser.post('/api/login', { email: 'nobody@example.com', password: 'not-the-password' });
+    expect(wrong.statusCode).toBe(422);
+    expect(unknown.statusCode).toBe(422);
+    expect(wrong.json()).toEqual(unknown.json());
+  });
+
+  it('throttles 5 failed sign-ins a minute per e-mail and IP with a 429 that says when to try again', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app, { ip: '10.0.0.2' });
+    for (let i = 0; i < 5; i++) {
+      expect((await browser.post('/api/login', { email: user.email, password: 'wrong-password' })).statusCode).toBe(422);
+    }
+    const blocked = await browser.post('/api/login', { email: user.email, password: user.password });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/try again in \d+ seconds?/);
+    // Another address from the same IP, and the same address from another IP, still get through.
+    expect((await (await createClient(t.app, { ip: '10.0.0.3' })).post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+    await t.pool.query("UPDATE rate_limits SET reset_at = now() - interval '1 second'");
+    expect((await browser.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+  });
+
+  it('rotates the session id at every sign-in and ends the old one', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app);
+    await browser.post('/api/login', { email: user.email, password: user.password });
+    const first = browser.jar.get('kitshop_session')!;
+    await browser.post('/api/login', { email: user.email, password: user.password });
+    const second = browser.jar.get('kitshop_session')!;
+    expect(second).not.toBe(first);
+    expect(second.length).toBeGreaterThanOrEqual(43); // 256 bits
+    const stale = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: first } });
+    expect(stale.body).toContain('"user":{}');
+    const { rows } = await t.pool.query('SELECT token_hash FROM sessions WHERE user_id = $1', [user.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].token_hash).not.toBe(second); // stored hashed
+  });
+
+  it('keeps a remembered session 30 days; otherwise it ends after 2 idle hours', async () => {
+    const user = await createUser(t.pool);
+    const remembered = await createClient(t.app);
+    const res = await remembered.post('/api/login', { email: user.email, password: user.password, remember: true });
+    const cookie = res.cookies.find((c) => c.name === 'kitshop_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', maxAge: 30 * 86_400 });
+    const plain = await createClient(t.app);
+    const res2 = await plain.post('/api/login', { email: user.email, password: user.password, remember: false });
+    expect(res2.cookies.find((c) => c.name === 'kitshop_session')!.maxAge).toBeUndefined();
+
+    await t.pool.query("UPDATE sessions SET last_seen_at = now() - interval '3 hours' WHERE user_id = $1", [user.id]);
+    expect(await remembered.user()).toEqual({ id: user.id, name: user.name });
+    expect(await plain.user()).toEqual({});
+  });
+
+  it('signs out on GET /api/exit, which needs the CSRF token', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app);
+    await browser.post('/api/login', { email: user.email, password: user.password });
+    const forged = await t.app.inject({ method: 'GET', url: '/api/exit', cookies: { kitshop_session: browser.jar.get('kitshop_session')! } });
+    expect(forged.statusCode).toBe(419);
+    const res = await browser.get('/api/exit');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    expect(await browser.user()).toEqual({});
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [user.id])).rows[0].n).toBe(0);
+  });
+});
+
+describe('forgot and reset password', () => {
+  it('answers the same for known and unknown addresses, and mails only the known one', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app);
+    const known = await browser.post('/api/forgot-password', { email: user.email });
+    const unknown = await browser.post('/api/forgot-password', { email: 'nobody-here@example.com' });
+    expect(known.statusCode).toBe(200);
+    expect(known.json()).toEqual({ message: 'A reset link has been sent.' });
+    expect(unknown.json()).toEqual(known.json());
+    expect(await t.deliverMail()).toBe(1);
+    expect(lastMailTo(user.email)!.text).toContain('/reset-password?token=');
+  });
+
+  it('resets with the newest link only, once, and ends every session', async () => {
+    const user = await createUser(t.pool);
+    const signedIn = await createClient(t.app);
+    await signedIn.post('/api/login', { email: user.email, password: user.password });
+    const browser = await createClient(t.app);
+    await browser.post('/api/forgot-password', { email: user.email });
+    await t.deliverMail();
+    const older = linkIn(lastMailTo(user.email)!.text)!;
+    await browser.post('/api/forgot-password', { email: user.email });
+    await t.deliverMail();
+    const newer = linkIn(lastMailTo(user.email)!.text)!;
+    const body = (link: string, password: string) => {
+      const q = new URL(link).searchParams;
+      return { token: q.get('token'), email: q.get('email'), password, password_confirmation: password };
+    };
+    expect((await browser.post('/api/reset-password', body(older, 'brand-new-secret-1'))).statusCode).toBe(422);
+    const ok = await browser.post('/api/reset-password', body(newer, 'brand-new-secret-1'));
+    expect(ok.json()).toEqual({ message: 'Password updated. You can now log in.' });
+    expect((await browser.post('/api/reset-password', body(newer, 'brand-new-secret-2'))).statusCode).toBe(422);
+    expect(await signedIn.user()).toEqual({});
+    expect((await browser.post('/api/login', { email: user.email, password: 'brand-new-secret-1' })).statusCode).toBe(200);
+    expect(await t.deliverMail()).toBe(1); // the password-changed notice
+    expect(lastMailTo(user.email)!.subject).toMatch(/password was changed/);
+  });
+
+  it('refuses an expired reset link and mismatched or common passwords', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app);
+    await browser.post('/api/forgot-password', { email: user.email });
+    await t.deliverMail();
+    const q = new URL(linkIn(lastMailTo(user.email)!.text)!).searchParams;
+    const base = { token: q.get('token'), email: user.email };
+    const mismatch = await browser.post('/api/reset-password', { ...base, password: 'long-enough-1', password_confirmation: 'long-enough-2' });
+    expect(mismatch.json().message).toBe('password_confirmation: Passwords are not matching.');
+    const common = await browser.post('/api/reset-password', { ...base, password: 'password1', password_confirmation: 'password1' });
+    expect(common.json().message).toMatch(/most common passwords/);
+    await t.pool.query("UPDATE email_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [user.id]);
+    const expired = await browser.post('/api/reset-password', { ...base, password: 'long-enough-1', password_confirmation: 'long-enough-1' });
+    expect(expired.statusCode).toBe(422);
+  });
+});
+
+describe('change password', () => {
+  it('needs a signed-in user, matching fields, and ends every other session', async () => {
+    const user = await createUser(t.pool);
+    expect((await (await createClient(t.app)).post('/api/changePassword', { password: 'x'.repeat(10), password_confirmation: 'x'.repeat(10) })).statusCode).toBe(401);
+    const here = await createClient(t.app);
+    const elsewhere = await createClient(t.app);
+    await here.post('/api/login', { email: user.email, password: user.password });
+    await elsewhere.post('/api/login', { email: user.email, password: user.password });
+    const mismatch = await here.post('/api/changePassword', { password: 'new-secret-123', password_confirmation: 'other' });
+    expect(mismatch.statusCode).toBe(422);
+    const ok = await here.post('/api/changePassword', { password: 'new-secret-123', password_confirmation: 'new-secret-123' });
+    expect(ok.json()).toEqual({ message: 'Password changed successfully.' });
+    expect(await here.user()).toEqual({ id: user.id, name: user.name });
+    expect(await elsewhere.user()).toEqual({});
+    expect((await (await createClient(t.app)).post('/api/login', { email: user.email, password: 'new-secret-123' })).statusCode).toBe(200);
+  });
+});
+
+describe('purchases', () => {
+  it('answers 401 signed out, the empty list, then the granted and not revoked kits', async () => {
+    expect((await (await createClient(t.app)).post('/api/purchases')).statusCode).toBe(401);
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app);
+    await browser.post('/api/login', { email: user.email, password: user.password });
+    expect((await browser.post('/api/purchases')).json()).toEqual({ items: [] });
+    const { rows: kits } = await t.pool.query('SELECT id, sef_id, title, spot FROM kits ORDER BY id');
+    await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant'), ($1, $3, 'grant')", [user.id, kits[0].id, kits[1].id]);
+    await t.pool.query('UPDATE entitlements SET revoked_at = now() WHERE user_id = $1 AND kit_id = $2', [user.id, kits[1].id]);
+    expect((await browser.post('/api/purchases')).json()).toEqual({ items: [kits[0]] });
+  });
+});

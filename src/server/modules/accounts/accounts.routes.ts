@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  ChangePasswordSchema,
+  ForgotPasswordSchema,
+  LoginSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+  ReturnPathSchema,
+  VerifyEmailQuerySchema,
+} from '../../../common/schemas/accounts.ts';
+import { parseInput } from '../../http/errors.ts';
+import { requireUser, SESSION_COOKIE } from '../../http/session.ts';
+import type { GoogleSignIn } from '../../integrations/oidc/google.ts';
+import {
+  type AccountsDeps,
+  authenticate,
+  changePassword,
+  MESSAGES,
+  register,
+  requestPasswordReset,
+  resetPassword,
+  signInWithGoogle,
+  verifyEmail,
+} from './accounts.service.ts';
+
+/** The account calls of SPEC.md's table. Routes parse and answer; the service decides. */
+export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps): void {
+  app.post('/api/register', async (request) => {
+    const input = parseInput(RegisterSchema, request.body);
+    return { message: await register(deps, input, request.ip) };
+  });
+
+  app.post('/api/login', async (request, reply) => {
+    const input = parseInput(LoginSchema, request.body);
+    const user = await authenticate(deps, input, request.ip);
+    await reply.signIn(user.id, input.remember);
+    return { user, message: MESSAGES.loggedIn };
+  });
+
+  // A GET that changes state: it needs the CSRF token like any POST.
+  app.get('/api/exit', { config: { csrf: true } }, async (_request, reply) => {
+    await reply.signOut();
+    return { ok: true };
+  });
+
+  app.post('/email/verify', async (request, reply) => {
+    const query = VerifyEmailQuerySchema.safeParse(request.query);
+    const user = query.success ? await verifyEmail(deps, query.data.email, query.data.token) : undefined;
+    if (!user) return { user: {}, data: { result: 'failed', message: MESSAGES.verifyFailed } };
+    await reply.signIn(user.id, false);
+    return { user, data: { result: 'success', message: MESSAGES.verified } };
+  });
+
+  app.post('/api/forgot-password', async (request) => {
+    const { email } = parseInput(ForgotPasswordSchema, request.body);
+    return { message: await requestPasswordReset(deps, email, request.ip) };
+  });
+
+  app.post('/api/reset-password', async (request) => {
+    const input = parseInput(ResetPasswordSchema, request.body);
+    return { message: await resetPassword(deps, input) };
+  });
+
+  app.post('/api/changePassword', async (request) => {
+    const user = await requireUser(request);
+    const input = parseInput(ChangePasswordSchema, request.body);
+    return { message: await changePassword(deps, user.id, input, request.cookies[SESSION_COOKIE]) };
+  });
+}
+
+const OIDC_COOKIE = 'kitshop_oidc';
+const OidcStateSchema = z.object({ state: z.string(), nonce: z.string(), codeVerifier: z.string(), returnPath: z.string() });
+
+/** Google sign-in: a redirect carrying the return path out, and the callback that signs in. */
+export function registerGoogleRoutes(app: FastifyInstance, deps: AccountsDeps, google: GoogleSignIn): void {
+  const { basePath, publicUrl, secureCookies } = deps.config;
+  const cookie = { path: basePath || '/', httpOnly: true, sameSite: 'lax' as const, secure: secureCookies, signed: true };
+
+  app.get('/google/redirect', async (request, reply) => {
+    const raw = (request.query as { returnPath?: unknown }).returnPath;
+    const returnPath = ReturnPathSchema.safeParse(typeof raw === 'string' ? raw : '');
+    const start = await google.start();
+    const state = { state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, returnPath: returnPath.success ? returnPath.data : '' };
+    reply.setCookie(OIDC_COOKIE, JSON.stringify(state), { ...cookie, maxAge: 600 });
+    return reply.redirect(start.url);
+  });
+
+  app.get('/google/callback', async (request, reply) => {
+    const signed = request.cookies[OIDC_COOKIE] ? request.unsignCookie(request.cookies[OIDC_COOKIE]) : undefined;
+    reply.clearCookie(OIDC_COOKIE, cookie);
+    let saved: z.infer<typeof OidcStateSchema> | undefined;
+    try {
+      saved = signed?.valid && signed.value ? OidcStateSchema.parse(JSON.parse(signed.value)) : undefined;
+    } catch {
+      saved = undefined;
+    }
+    const fail = (reason: string) => reply.redirect(`${basePath}/login?google=${reason}`);
+    if (!saved) return fail('expired');
+    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    let identity: Awaited<ReturnType<GoogleSignIn['finish']>>;
+    try {
+      identity = await google.finish(new URL(`${publicUrl}/google/callback${search}`), saved);
+    } catch (error) {
+      request.log.warn({ err: error }, 'Google sign-in did not complete');
+      return fail('failed');
+    }
+    const outcome = await signInWithGoogle(deps, identity);
+    if ('refused' in outcome) return fail(outcome.refused);
+    await reply.signIn(outcome.user.id, false);
+    return reply.redirect(`${basePath}/${saved.returnPath || 'user-panel'}`);
+  });
+}

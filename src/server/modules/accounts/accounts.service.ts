@@ -1,0 +1,251 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ChangePasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from '../../../common/schemas/accounts.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/open.ts';
+import { emailTokens, users } from '../../db/schema/accounts.ts';
+import { AppError } from '../../http/errors.ts';
+import type { RateLimiter } from '../../http/rate-limit.ts';
+import { endOtherSessions } from '../../http/session.ts';
+import { enqueueMail } from '../../integrations/mail/outbox.ts';
+import { passwordChangedMail, resetPasswordMail, verificationMail } from '../../integrations/mail/templates.ts';
+import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+
+const TOKEN_MINUTES = 60;
+
+export const MESSAGES = {
+  registered: 'Registration successful! Please check your email and click the activation link to activate your account.',
+  emailTaken: 'An account with this email address already exists. Sign in, or reset your password if you forgot it.',
+  badCredentials: 'These credentials do not match our records.',
+  notVerified:
+    'Your email address is not verified yet. We have sent you a new activation link; please check your inbox (and the spam folder).',
+  notVerifiedRecent: 'Your email address is not verified yet. Please use the activation link we sent you a moment ago.',
+  loggedIn: 'Login Successfull',
+  verified: 'Your email address has been verified and you are now signed in.',
+  verifyFailed: 'This activation link is invalid, was already used or has expired. Sign in to receive a new one.',
+  resetSent: 'A reset link has been sent.',
+  resetFailed: 'This reset link is invalid, was already used or has expired. Please request a new one.',
+  passwordUpdated: 'Password updated. You can now log in.',
+  passwordChanged: 'Password changed successfully.',
+} as const;
+
+export type AccountsDeps = { db: Database; config: Config; limiter: RateLimiter; mailQueued: () => void };
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const mailContext = (config: Config) => ({ publicUrl: config.publicUrl, supportEmail: config.supportEmail });
+
+function refuseCommonPassword(password: string) {
+  if (isCommonPassword(password)) throw new AppError('invalid_data', `password: ${COMMON_PASSWORD_MESSAGE}`);
+}
+
+async function findUserByEmail(db: Pick<Database, 'select'>, email: string) {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normaliseEmail(email)}`)
+    .limit(1);
+  return user;
+}
+
+/** A fresh single-use token for a user; older unused ones of the same purpose stop working. */
+async function issueToken(tx: Pick<Database, 'insert' | 'update'>, userId: number, purpose: 'verify' | 'reset') {
+  await tx
+    .update(emailTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+  const token = randomBytes(32).toString('base64url');
+  await tx.insert(emailTokens).values({
+    userId,
+    purpose,
+    tokenHash: tokenHash(token),
+    expiresAt: sql`now() + make_interval(mins => ${TOKEN_MINUTES})`,
+  });
+  return token;
+}
+
+/** Marks a matching, unused, unexpired token used; answers its user or undefined. */
+async function consumeToken(tx: Pick<Database, 'select' | 'update'>, email: string, token: string, purpose: 'verify' | 'reset') {
+  const user = await findUserByEmail(tx, email);
+  if (!user) return undefined;
+  const [row] = await tx
+    .update(emailTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(emailTokens.tokenHash, tokenHash(token)),
+        eq(emailTokens.userId, user.id),
+        eq(emailTokens.purpose, purpose),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ id: emailTokens.id });
+  return row ? user : undefined;
+}
+
+export async function register(deps: AccountsDeps, input: z.output<typeof RegisterSchema>, ip: string): Promise<string> {
+  const { db, config, limiter } = deps;
+  await limiter.consume(`register:ip:${ip}`, config.limits.registerPerIp, 'sign-up attempts');
+  await limiter.consume(`register:email:${normaliseEmail(input.email)}`, config.limits.registerPerEmail, 'sign-up attempts');
+  refuseCommonPassword(input.password);
+  if (await findUserByEmail(db, input.email)) throw new AppError('invalid_data', MESSAGES.emailTaken);
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(users)
+      .values({ name: input.name, email: input.email.trim(), passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    const user = inserted[0];
+    if (!user) throw new AppError('invalid_data', MESSAGES.emailTaken);
+    const token = await issueToken(tx, user.id, 'verify');
+    await enqueueMail(tx, verificationMail(mailContext(config), { name: input.name, email: input.email.trim() }, token));
+  });
+  deps.mailQueued();
+  return MESSAGES.registered;
+}
+
+/** Checks the credentials; throttled at 5 failures a minute per e-mail and IP. */
+export async function authenticate(deps: AccountsDeps, input: z.output<typeof LoginSchema>, ip: string) {
+  const { db, config, limiter } = deps;
+  const key = `signin:${normaliseEmail(input.email)}:${ip}`;
+  await limiter.ensureBelow(key, config.limits.signInFailures, 'failed sign-in attempts');
+  const user = await findUserByEmail(db, input.email);
+  if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
+    await limiter.fail(key, config.limits.signInFailures);
+    throw new AppError('invalid_data', MESSAGES.badCredentials);
+  }
+  await limiter.reset(key);
+  if (!user.emailVerifiedAt) {
+    // A fresh activation link, at most one a minute.
+    const [latest] = await db
+      .select({ createdAt: emailTokens.createdAt })
+      .from(emailTokens)
+      .where(and(eq(emailTokens.userId, user.id), eq(emailTokens.purpose, 'verify')))
+      .orderBy(desc(emailTokens.createdAt))
+      .limit(1);
+    if (latest && Date.now() - latest.createdAt.getTime() < config.limits.verificationResendSeconds * 1000) {
+      throw new AppError('forbidden', MESSAGES.notVerifiedRecent);
+    }
+    await db.transaction(async (tx) => {
+      const token = await issueToken(tx, user.id, 'verify');
+      await enqueueMail(tx, verificationMail(mailContext(config), user, token));
+    });
+    deps.mailQueued();
+    throw new AppError('forbidden', MESSAGES.notVerified);
+  }
+  return { id: user.id, name: user.name };
+}
+
+export async function verifyEmail(deps: AccountsDeps, email: string, token: string) {
+  return deps.db.transaction(async (tx) => {
+    const user = await consumeToken(tx, email, token, 'verify');
+    if (!user) return undefined;
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(eq(users.id, user.id));
+    return { id: user.id, name: user.name };
+  });
+}
+
+/** Always the same answer, whether or not the address has an account. */
+export async function requestPasswordReset(deps: AccountsDeps, email: string, ip: string): Promise<string> {
+  const { db, config, limiter } = deps;
+  await limiter.consume(`forgot:ip:${ip}`, config.limits.forgotPerIp, 'reset requests');
+  await limiter.consume(`forgot:email:${normaliseEmail(email)}`, config.limits.forgotPerEmail, 'reset requests');
+  const user = await findUserByEmail(db, email);
+  if (user) {
+    await db.transaction(async (tx) => {
+      const token = await issueToken(tx, user.id, 'reset');
+      await enqueueMail(tx, resetPasswordMail(mailContext(config), user, token));
+    });
+    deps.mailQueued();
+  }
+  return MESSAGES.resetSent;
+}
+
+export async function resetPassword(deps: AccountsDeps, input: z.output<typeof ResetPasswordSchema>): Promise<string> {
+  refuseCommonPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const done = await deps.db.transaction(async (tx) => {
+    const user = await consumeToken(tx, input.email, input.token, 'reset');
+    if (!user) return false;
+    // The link proved the address, so it counts as verified too.
+    await tx
+      .update(users)
+      .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(eq(users.id, user.id));
+    await voidResetTokens(tx, user.id);
+    await endOtherSessions(tx, user.id);
+    await enqueueMail(tx, passwordChangedMail(mailContext(deps.config), user));
+    return true;
+  });
+  if (!done) throw new AppError('invalid_data', MESSAGES.resetFailed);
+  deps.mailQueued();
+  return MESSAGES.passwordUpdated;
+}
+
+export async function changePassword(
+  deps: AccountsDeps,
+  userId: number,
+  input: z.output<typeof ChangePasswordSchema>,
+  currentSessionToken: string | undefined,
+): Promise<string> {
+  refuseCommonPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  await deps.db.transaction(async (tx) => {
+    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning();
+    if (!user) throw new AppError('unauthorized', 'Please sign in to continue.');
+    await voidResetTokens(tx, userId);
+    await endOtherSessions(tx, userId, currentSessionToken);
+    await enqueueMail(tx, passwordChangedMail(mailContext(deps.config), user));
+  });
+  deps.mailQueued();
+  return MESSAGES.passwordChanged;
+}
+
+async function voidResetTokens(tx: Pick<Database, 'update'>, userId: number) {
+  await tx
+    .update(emailTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, 'reset'), isNull(emailTokens.usedAt)));
+}
+
+export type GoogleOutcome = { user: { id: number; name: string } } | { refused: 'unverified' };
+
+/**
+ * A Google identity becomes a user: found by its `sub`; else linked to the account with the same
+ * e-mail only when Google says that e-mail is verified; else a new account.
+ */
+export async function signInWithGoogle(
+  deps: AccountsDeps,
+  identity: { sub: string; email?: string; emailVerified: boolean; name?: string },
+): Promise<GoogleOutcome> {
+  return deps.db.transaction(async (tx) => {
+    const [known] = await tx.select().from(users).where(eq(users.googleSub, identity.sub)).limit(1);
+    if (known) return { user: { id: known.id, name: known.name } };
+    if (!identity.email) return { refused: 'unverified' as const };
+    const existing = await findUserByEmail(tx, identity.email);
+    if (existing) {
+      if (!identity.emailVerified) return { refused: 'unverified' as const };
+      await tx
+        .update(users)
+        .set({ googleSub: identity.sub, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+        .where(eq(users.id, existing.id));
+      return { user: { id: existing.id, name: existing.name } };
+    }
+    const [created] = await tx
+      .insert(users)
+      .values({
+        name: identity.name?.trim() || identity.email.split('@')[0]!,
+        email: identity.email,
+        googleSub: identity.sub,
+        emailVerifiedAt: identity.emailVerified ? sql`now()` : null,
+      })
+      .returning({ id: users.id, name: users.name });
+    return { user: created! };
+  });
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+/**
+ * A browser-like client for app.inject(): keeps cookies, and sends the CSRF token the page shell
+ * handed out, the way the web app does.
+ */
+export async function createClient(app: FastifyInstance, options: { ip?: string; base?: string } = {}) {
+  const jar = new Map<string, string>();
+  const base = options.base ?? '';
+  const remember = (res: LightMyRequestResponse) => {
+    for (const c of res.cookies) {
+      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now()) || c.maxAge === 0) jar.delete(c.name);
+      else jar.set(c.name, c.value);
+    }
+    return res;
+  };
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  let csrf = '';
+  const page = async (url = '/') => {
+    const res = remember(await app.inject({ method: 'GET', url: `${base}${url}`, headers: { cookie: cookieHeader() }, remoteAddress: options.ip }));
+    const data = /<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(res.body);
+    if (data) csrf = JSON.parse(data[1]!).csrf;
+    return { res, data: data ? JSON.parse(data[1]!) : undefined };
+  };
+  await page('/');
+  return {
+    jar,
+    page,
+    get csrf() {
+      return csrf;
+    },
+    async post(url: string, body?: unknown, headers: Record<string, string> = {}) {
+      return remember(
+        await app.inject({
+          method: 'POST',
+          url: `${base}${url}`,
+          headers: { cookie: cookieHeader(), 'x-csrf-token': csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          payload: body === undefined ? undefined : JSON.stringify(body),
+          remoteAddress: options.ip,
+        }),
+      );
+    },
+    async get(url: string, headers: Record<string, string> = {}) {
+      return remember(
+        await app.inject({
+          method: 'GET',
+          url: `${base}${url}`,
+          headers: { cookie: cookieHeader(), 'x-csrf-token': csrf, ...headers },
+          remoteAddress: options.ip,
+        }),
+      );
+    },
+    /** The signed-in user the page shell would embed. */
+    async user() {
+      return (await page('/')).data?.user;
+    },
+  };
+}
+export type Client = Awaited<ReturnType<typeof createClient>>;
