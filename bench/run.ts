@@ -223,11 +223,9 @@ async function lighthouseSection(server: Server, kits: KitSummary[]): Promise<vo
   else notes.push('Lighthouse: every kit has a video, so no product page was audited.');
   for (const [page, url] of pages) {
     try {
-      const before = cpuSnapshot();
-      const began = performance.now();
       const figures = await runLighthouse(url, CHROMIUM);
-      const foreign = foreignCpu(before, cpuSnapshot());
-      if (foreign.seconds > ((performance.now() - began) / 1000) * 0.1) {
+      const { foreign } = figures;
+      if (foreign.seconds > figures.durationS * 0.1) {
         notes.push(
           `Lighthouse ${page}: the machine was busy: other processes used ${foreign.seconds.toFixed(1)} CPU-s ` +
             `during the audit (${foreign.top.join(', ')}); the performance score may be low because of it.`,

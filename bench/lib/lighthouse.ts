@@ -1,6 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { makeTempDir, onCleanUp, removeTempDir } from './proc.ts';
+import { cpuSnapshot, foreignCpu, makeTempDir, onCleanUp, removeTempDir, stopStrays } from './proc.ts';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -42,6 +42,9 @@ export type LighthouseFigures = {
   failing: Record<Category, FailingAudit[]>;
   runtimeError?: string;
   warnings: string[];
+  /** CPU seconds other processes used during the audit, and the busiest of them. */
+  foreign: { seconds: number; top: string[] };
+  durationS: number;
 };
 
 const CHROME_FLAGS = [
@@ -68,6 +71,8 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Li
     handleSIGINT: false, // bench/run.ts stops everything on SIGINT
   });
   const forget = onCleanUp(() => chrome.kill());
+  const before = cpuSnapshot();
+  const began = Date.now();
   try {
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -76,6 +81,9 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Li
       onlyCategories: [...CATEGORIES],
       maxWaitForLoad: 45_000,
     });
+    // Measured before Chromium is killed: its helpers are recognised by its profile folder.
+    const foreign = foreignCpu(before, cpuSnapshot());
+    const durationS = (Date.now() - began) / 1000;
     if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
     const { lhr } = result;
     const scores = {} as LighthouseFigures['scores'];
@@ -103,11 +111,14 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Li
       failing,
       ...(lhr.runtimeError ? { runtimeError: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` } : {}),
       warnings: lhr.runWarnings.map(String),
+      foreign,
+      durationS,
     };
   } finally {
     forget();
     chrome.kill();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Helpers that left Chromium's process group still name the profile folder.
+    await stopStrays([userDataDir], 1_000);
     try {
       removeTempDir(userDataDir);
     } catch {}

@@ -264,11 +264,14 @@ export function foreignCpu(before: CpuSnapshot, after: CpuSnapshot): { seconds: 
     return false;
   };
   const byName = new Map<string, number>();
+  const named = new Set(strayProcesses());
   let total = 0;
   for (const [pid, now] of after) {
     if (ours(pid) || now.comm === 'postgres') continue;
     const used = (now.ticks - (before.get(pid)?.ticks ?? 0)) / TICKS_PER_SECOND;
     if (used <= 0) continue;
+    // Chromium's zygote and renderers are re-parented away from us; they name our profile folder.
+    if (named.has(pid)) continue;
     total += used;
     byName.set(now.comm, (byName.get(now.comm) ?? 0) + used);
   }

@@ -1,0 +1,100 @@
+import { OAuth2Server } from 'oauth2-mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../../tests/factories/users.ts';
+import { createClient } from '../../../../tests/setup/client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createGoogleSignIn } from '../../integrations/oidc/google.ts';
+
+let t: TestApp;
+let issuer: OAuth2Server;
+
+beforeAll(async () => {
+  issuer = new OAuth2Server();
+  await issuer.issuer.keys.generate('RS256');
+  await issuer.start(0, '127.0.0.1');
+  const google = createGoogleSignIn({
+    issuer: issuer.issuer.url!,
+    clientId: 'kitshop-test',
+    clientSecret: 'kitshop-secret',
+    redirectUri: 'http://shop.test/google/callback',
+  });
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test' }, { google });
+});
+afterAll(async () => {
+  await t.close();
+  await issuer.stop();
+});
+
+/** The whole round trip: our redirect, the issuer's authorize step, our callback. */
+async function signInWithGoogle(claims: Record<string, unknown>, returnPath = 'checkout') {
+  const browser = await createClient(t.app);
+  // Every token the issuer signs during this round trip (access and ID token) carries the claims.
+  const addClaims = (token: { payload: Record<string, unknown> }) => Object.assign(token.payload, claims);
+  issuer.service.removeAllListeners('beforeTokenSigning');
+  issuer.service.on('beforeTokenSigning', addClaims);
+  const start = await browser.get(`/google/redirect?returnPath=${encodeURIComponent(returnPath)}`);
+  expect(start.statusCode).toBe(302);
+  const authorize = new URL(start.headers.location as string);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(authorize.searchParams.get('state')).toBeTruthy();
+  expect(authorize.searchParams.get('nonce')).toBeTruthy();
+  const back = await fetch(authorize, { redirect: 'manual' });
+  const callback = new URL(back.headers.get('location')!);
+  expect(callback.origin + callback.pathname).toBe('http://shop.test/google/callback');
+  const done = await browser.get(`/google/callback${callback.search}`);
+  return { browser, done };
+}
+
+describe('Google sign-in', () => {
+  it('creates a user keyed by sub and lands on the return path, signed in', async () => {
+    const { browser, done } = await signInWithGoogle({
+      sub: 'g-new-1',
+      email: 'new.person@gmail.test',
+      email_verified: true,
+      name: 'New Person',
+    });
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe('/checkout');
+    const user = await browser.user();
+    expect(user).toEqual({ id: expect.any(Number), name: 'New Person' });
+    const again = await signInWithGoogle(
+      { sub: 'g-new-1', email: 'changed@gmail.test', email_verified: true, name: 'Renamed' },
+      '',
+    );
+    expect(again.done.headers.location).toBe('/user-panel');
+    expect(await again.browser.user()).toEqual(user);
+  });
+
+  it('links an existing account with the same e-mail only when Google says it is verified', async () => {
+    const existing = await createUser(t.pool, { email: 'linked@gmail.test', name: 'Existing' });
+    const refused = await signInWithGoogle({ sub: 'g-link-1', email: 'linked@gmail.test', email_verified: false });
+    expect(refused.done.headers.location).toBe('/login?google=unverified');
+    expect(await refused.browser.user()).toEqual({});
+
+    const linked = await signInWithGoogle(
+      { sub: 'g-link-1', email: 'LINKED@gmail.test', email_verified: true },
+      'product/alpha-kit',
+    );
+    expect(linked.done.headers.location).toBe('/product/alpha-kit');
+    expect(await linked.browser.user()).toEqual({ id: existing.id, name: 'Existing' });
+  });
+
+  it('refuses a callback whose state does not match, or that comes without the sign-in cookie', async () => {
+    const browser = await createClient(t.app);
+    const start = await browser.get('/google/redirect?returnPath=cart');
+    const back = await fetch(new URL(start.headers.location as string), { redirect: 'manual' });
+    const callback = new URL(back.headers.get('location')!);
+    callback.searchParams.set('state', 'forged');
+    expect((await browser.get(`/google/callback${callback.search}`)).headers.location).toBe('/login?google=failed');
+    const stranger = await createClient(t.app);
+    expect((await stranger.get(`/google/callback${callback.search}`)).headers.location).toBe('/login?google=expired');
+  });
+
+  it('ignores a return path that points off the shop', async () => {
+    const { done } = await signInWithGoogle(
+      { sub: 'g-evil', email: 'x@gmail.test', email_verified: true },
+      '//evil.example/x',
+    );
+    expect(done.headers.location).toBe('/user-panel');
+  });
+});
