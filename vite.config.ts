@@ -12,6 +12,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // The server reads it to preload a lazy screen's chunk from the page shell.
+    manifest: true,
     reportCompressedSize: false,
     rolldownOptions: { checks: { pluginTimings: false } },
   },

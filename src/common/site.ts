@@ -6,3 +6,24 @@ export const HOME_DESCRIPTION =
 export const NOT_FOUND_TITLE = 'Page Not Found — Kitshop';
 
 export const docsTitle = (kitTitle: string) => `${kitTitle} Documentation — Kitshop`;
+
+/** Titles of the screens without a title of their own in the data (server head and document.title). */
+export const SCREEN_TITLES: Record<string, string> = {
+  '/login': 'Sign In — Kitshop',
+  '/register': 'Sign Up — Kitshop',
+  '/forgot-password': 'Forgot Password — Kitshop',
+  '/reset-password': 'Reset Password — Kitshop',
+  '/email/verify': 'Verify Email — Kitshop',
+  '/exit': 'Signing Out — Kitshop',
+  '/user-panel': 'User Panel — Kitshop',
+};
+
+/** Screens search engines may index (the others get `noindex`). */
+export const INDEXABLE_SCREENS = new Set([
+  '/',
+  '/product/:sefId',
+  '/docs/:sefId',
+  '/docs/:sefId/:page',
+  '/login',
+  '/register',
+]);

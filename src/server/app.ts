@@ -7,9 +7,9 @@ import type { Database } from './db/open.ts';
 import { registerBodyParsers } from './http/body.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSession } from './http/session.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
@@ -112,7 +112,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerLibraryRoutes(scope, db);
       registerCatalogRoutes(scope, catalog);
       registerSeoRoutes(scope, { config, catalog });
-      registerPageShell(scope, { config, catalog, template: deps.template, googleEnabled: Boolean(deps.google) });
+      registerPageShell(scope, {
+        config,
+        catalog,
+        template: deps.template,
+        googleEnabled: Boolean(deps.google),
+        // Development re-renders every page (Vite transforms the shell per request).
+        cache: !deps.dev,
+      });
     },
     { prefix: config.basePath },
   );

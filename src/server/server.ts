@@ -35,10 +35,39 @@ export function createLogger(config: Config): Logger {
 export const pointAssetsAtBase = (html: string, basePath: string) =>
   html.replace(/(src|href)="\.\//g, `$1="${basePath}/`);
 
-/** The built index.html, read once. */
+type ManifestChunk = { file: string; css?: string[]; imports?: string[]; isEntry?: boolean };
+
+/**
+ * The built index.html, read once. For a screen whose code is a lazy chunk (the product page),
+ * the head also preloads that chunk, its imports and its CSS, found in Vite's manifest, so the
+ * screen does not wait for the entry script to ask for it.
+ */
 export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
   const html = pointAssetsAtBase(readFileSync(path.join(webDir, 'index.html'), 'utf8'), basePath);
-  return () => html;
+  let manifest: Record<string, ManifestChunk> = {};
+  try {
+    manifest = JSON.parse(readFileSync(path.join(webDir, '.vite/manifest.json'), 'utf8'));
+  } catch {}
+  const withPreloads = new Map<string, string>();
+  const preloadTags = (key: string, seen = new Set<string>()): string[] => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return [];
+    seen.add(key);
+    return [
+      ...(html.includes(chunk.file) ? [] : [`<link rel="modulepreload" crossorigin href="${basePath}/${chunk.file}">`]),
+      ...(chunk.css ?? []).map((css) => `<link rel="stylesheet" crossorigin href="${basePath}/${css}">`),
+      ...(chunk.imports ?? []).filter((i) => !manifest[i]?.isEntry).flatMap((i) => preloadTags(i, seen)),
+    ];
+  };
+  return (_url, screenModule) => {
+    if (!screenModule) return html;
+    let page = withPreloads.get(screenModule);
+    if (page === undefined) {
+      page = html.replace('</head>', `${[...new Set(preloadTags(screenModule))].join('\n    ')}\n  </head>`);
+      withPreloads.set(screenModule, page);
+    }
+    return page;
+  };
 }
 
 export type RunningServer = { app: FastifyInstance; url: string; close: () => Promise<void> };

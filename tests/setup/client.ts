@@ -17,7 +17,14 @@ export async function createClient(app: FastifyInstance, options: { ip?: string;
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   let csrf = '';
   const page = async (url = '/') => {
-    const res = remember(await app.inject({ method: 'GET', url: `${base}${url}`, headers: { cookie: cookieHeader() }, remoteAddress: options.ip }));
+    const res = remember(
+      await app.inject({
+        method: 'GET',
+        url: `${base}${url}`,
+        headers: { cookie: cookieHeader() },
+        remoteAddress: options.ip,
+      }),
+    );
     const data = /<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(res.body);
     if (data) csrf = JSON.parse(data[1]!).csrf;
     return { res, data: data ? JSON.parse(data[1]!) : undefined };
@@ -34,7 +41,12 @@ export async function createClient(app: FastifyInstance, options: { ip?: string;
         await app.inject({
           method: 'POST',
           url: `${base}${url}`,
-          headers: { cookie: cookieHeader(), 'x-csrf-token': csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          headers: {
+            cookie: cookieHeader(),
+            'x-csrf-token': csrf,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...headers,
+          },
           payload: body === undefined ? undefined : JSON.stringify(body),
           remoteAddress: options.ip,
         }),

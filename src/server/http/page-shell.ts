@@ -1,6 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchScreen } from '../../common/paths.ts';
-import { docsTitle, HOME_DESCRIPTION, HOME_TITLE, NOT_FOUND_TITLE, SITE_NAME } from '../../common/site.ts';
+import {
+  docsTitle,
+  HOME_DESCRIPTION,
+  HOME_TITLE,
+  INDEXABLE_SCREENS,
+  NOT_FOUND_TITLE,
+  SCREEN_TITLES,
+  SITE_NAME,
+} from '../../common/site.ts';
 import type { Config } from '../config.ts';
 import type { Catalog, CatalogEntry } from '../modules/catalog/catalog.service.ts';
 
@@ -84,7 +92,11 @@ function productHead(entry: CatalogEntry, config: Config): Head {
   };
 }
 
-export type ShellTemplate = (url: string) => Promise<string> | string;
+/** The HTML shell for a URL; `screenModule` names the lazy screen to preload (its source path under src/web). */
+export type ShellTemplate = (url: string, screenModule?: string) => Promise<string> | string;
+
+/** Lazy screens whose code the shell preloads, so it loads in parallel with the entry script. */
+const SCREEN_MODULES: Record<string, string> = { '/product/:sefId': 'features/catalog/product-page.tsx' };
 
 /**
  * Serves every screen of the single-page app: the same HTML shell with the head for that route
@@ -94,7 +106,7 @@ export type ShellTemplate = (url: string) => Promise<string> | string;
  */
 export function registerPageShell(
   app: FastifyInstance,
-  deps: { config: Config; catalog: Catalog; template: ShellTemplate; googleEnabled: boolean },
+  deps: { config: Config; catalog: Catalog; template: ShellTemplate; googleEnabled: boolean; cache: boolean },
 ): void {
   const { config, catalog, template } = deps;
   const clientConfig: ClientConfig = {
@@ -106,7 +118,7 @@ export function registerPageShell(
   const clientConfigJson = scriptJson(clientConfig);
   const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };
 
-  async function headFor(routePath: string): Promise<{ status: number; head: Head }> {
+  async function headFor(routePath: string): Promise<{ status: number; head: Head; module?: string }> {
     const match = matchScreen(routePath);
     if (!match) return { status: 404, head: notFound };
     switch (match.pattern) {
@@ -117,7 +129,9 @@ export function registerPageShell(
         };
       case '/product/:sefId': {
         const entry = await catalog.entry(match.params.sefId ?? '');
-        return entry ? { status: 200, head: productHead(entry, config) } : { status: 404, head: notFound };
+        return entry
+          ? { status: 200, head: productHead(entry, config), module: SCREEN_MODULES[match.pattern] }
+          : { status: 404, head: notFound };
       }
       case '/docs/:sefId':
       case '/docs/:sefId/:page': {
@@ -134,7 +148,43 @@ export function registerPageShell(
           },
         };
       }
+      default:
+        return {
+          status: 200,
+          head: {
+            title: SCREEN_TITLES[match.pattern] ?? SITE_NAME,
+            description: HOME_DESCRIPTION,
+            canonical: INDEXABLE_SCREENS.has(match.pattern) ? `${config.publicUrl}${match.pattern}` : null,
+          },
+        };
     }
+  }
+
+  const DATA_MARK = '\u0000initial-data\u0000';
+  /** The page around the per-request initial data, rendered once per route and catalog snapshot. */
+  async function renderParts(url: string, routePath: string) {
+    const { status, head, module } = await headFor(routePath);
+    const html = (await template(url, module))
+      .replace('<!--app-head-->', renderHead(head, config))
+      .replace(
+        '<!--app-data-->',
+        `<script type="application/json" id="initial-data">${DATA_MARK}</script>\n    <script type="application/json" id="client-config">${clientConfigJson}</script>`,
+      );
+    const [before = '', after = ''] = html.split(DATA_MARK);
+    return { status, before, after };
+  }
+  let cache = { snapshot: null as unknown, parts: new Map<string, Awaited<ReturnType<typeof renderParts>>>() };
+  async function partsFor(url: string, routePath: string) {
+    if (!deps.cache) return renderParts(url, routePath);
+    const snapshot = await catalog.snapshot();
+    if (cache.snapshot !== snapshot || cache.parts.size > 1000) cache = { snapshot, parts: new Map() };
+    let parts = cache.parts.get(routePath);
+    if (!parts) {
+      parts = await renderParts(url, routePath);
+      // Unknown paths are not kept: anyone can invent infinitely many of them.
+      if (parts.status === 200) cache.parts.set(routePath, parts);
+    }
+    return parts;
   }
 
   async function serveShell(request: FastifyRequest, reply: FastifyReply) {
@@ -143,25 +193,19 @@ export function registerPageShell(
     if (routePath.startsWith('/api/')) {
       return reply.status(404).send({ message: 'Not found.' });
     }
-    const [{ status, head }, user] = await Promise.all([headFor(routePath), request.user()]);
+    const [{ status, before, after }, user] = await Promise.all([partsFor(request.url, routePath), request.user()]);
     const data = {
       path: routePath,
       csrf: reply.generateCsrf(),
       baseUrl: config.publicUrl,
       user: user ? { id: user.id, name: user.name } : {},
     };
-    const html = (await template(request.url))
-      .replace('<!--app-head-->', renderHead(head, config))
-      .replace(
-        '<!--app-data-->',
-        `<script type="application/json" id="initial-data">${scriptJson(data)}</script>\n    <script type="application/json" id="client-config">${clientConfigJson}</script>`,
-      );
     return reply
       .status(status)
       .header('cache-control', 'no-store')
       .header('vary', 'Cookie')
       .type('text/html; charset=utf-8')
-      .send(html);
+      .send(before + scriptJson(data) + after);
   }
 
   app.get('/*', serveShell);

@@ -22,7 +22,9 @@ export function createRateLimiter(db: Database, enabled: boolean) {
     const { rows } = await db.execute<{ count: number; retry_after: number }>(
       sql`SELECT count, ceil(extract(epoch FROM reset_at - now()))::int AS retry_after FROM rate_limits WHERE key = ${key} AND reset_at > now()`,
     );
-    return rows[0] ? { count: rows[0].count, retryAfter: Math.max(1, rows[0].retry_after) } : { count: 0, retryAfter: 0 };
+    return rows[0]
+      ? { count: rows[0].count, retryAfter: Math.max(1, rows[0].retry_after) }
+      : { count: 0, retryAfter: 0 };
   }
   const tooMany = (retryAfter: number, what: string) =>
     new AppError('too_many_requests', `Too many ${what}. Please try again in ${describeWait(retryAfter)}.`);

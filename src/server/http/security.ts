@@ -1,5 +1,4 @@
 import fastifyCsrf from '@fastify/csrf-protection';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 
@@ -7,7 +6,7 @@ export const CSRF_COOKIE = 'kitshop_csrf';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Security headers (a strict CSP: scripts only from the shop itself; the initial data is a JSON
+ * Security headers (Helmet's set, computed once at start: a strict CSP: scripts only from the shop itself; the initial data is a JSON
  * block, which CSP does not treat as script) and the CSRF check. The CSRF secret lives in its own
  * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
  * and gets its 401/403.
@@ -20,28 +19,36 @@ export async function registerSecurity(app: FastifyInstance, config: Config, opt
   const paddle = config.paymentProvider === 'paddle' ? ['https://cdn.paddle.com'] : [];
   const paddleFrames =
     config.paymentProvider === 'paddle' ? ['https://buy.paddle.com', 'https://sandbox-buy.paddle.com'] : [];
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...ga, ...paddle, ...(options.dev ? ["'unsafe-inline'"] : [])],
-        styleSrc: ["'self'", ...(options.dev ? ["'unsafe-inline'"] : [])],
-        imgSrc: ["'self'", 'data:', 'https://i.ytimg.com', ...gaConnect],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...gaConnect, ...(options.dev ? ['ws:'] : [])],
-        frameSrc: ["'self'", 'https://www.youtube-nocookie.com', ...paddleFrames],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-        // Only over https: on plain http from another host it would blank the page.
-        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
-      },
-    },
-    hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...ga, ...paddle, ...(options.dev ? ["'unsafe-inline'"] : [])],
+    'style-src': ["'self'", ...(options.dev ? ["'unsafe-inline'"] : [])],
+    'img-src': ["'self'", 'data:', 'https://i.ytimg.com', ...gaConnect],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'", ...gaConnect, ...(options.dev ? ['ws:'] : [])],
+    'frame-src': ["'self'", 'https://www.youtube-nocookie.com', ...paddleFrames],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'self'"],
+    // Only over https: on plain http from another host it would blank the page.
+    ...(config.secureCookies ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+  // Computed once: the same headers go on every response (no per-request policy building).
+  const headers: Record<string, string> = {
+    'content-security-policy': Object.entries(directives)
+      .map(([name, values]) => [name, ...values].join(' '))
+      .join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-frame-options': 'SAMEORIGIN',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    ...(config.secureCookies ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 
   await app.register(fastifyCsrf, {

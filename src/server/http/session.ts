@@ -23,7 +23,12 @@ export function hashSessionToken(token: string): string {
  * `request.user()` resolves the signed-in user once per request, and only when asked.
  */
 export function registerSession(app: FastifyInstance, db: Database, config: Config): void {
-  const cookieBase = { path: config.basePath || '/', httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies };
+  const cookieBase = {
+    path: config.basePath || '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.secureCookies,
+  };
 
   app.decorateRequest('userPromise', null);
   app.decorateRequest('user', function (this: FastifyRequest): Promise<SessionUser | null> {
@@ -51,7 +56,11 @@ export function registerSession(app: FastifyInstance, db: Database, config: Conf
 }
 
 /** Ends every session of a user except (optionally) the one this request holds. */
-export async function endOtherSessions(db: Pick<Database, 'delete'>, userId: number, keepToken?: string): Promise<void> {
+export async function endOtherSessions(
+  db: Pick<Database, 'delete'>,
+  userId: number,
+  keepToken?: string,
+): Promise<void> {
   await db
     .delete(sessions)
     .where(

@@ -30,7 +30,16 @@ export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, bat
   let delivered = 0;
   for (let i = 0; i < batch; i++) {
     const done = await db.transaction(async (tx) => {
-      const { rows } = await tx.execute<{ id: number; to: string; subject: string; text: string; html: string; headers: Record<string, string>; link: string | null; attempts: number }>(
+      const { rows } = await tx.execute<{
+        id: number;
+        to: string;
+        subject: string;
+        text: string;
+        html: string;
+        headers: Record<string, string>;
+        link: string | null;
+        attempts: number;
+      }>(
         sql`SELECT id, "to", subject, text, html, headers, link, attempts FROM mail_outbox
             WHERE sent_at IS NULL AND next_attempt_at <= now()
             ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
@@ -39,7 +48,9 @@ export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, bat
       if (!row) return null;
       try {
         await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html, headers: row.headers });
-        await tx.execute(sql`UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ${row.id}`);
+        await tx.execute(
+          sql`UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ${row.id}`,
+        );
         if (row.link) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
         return true;
       } catch (error) {
@@ -48,7 +59,10 @@ export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, bat
           sql`UPDATE mail_outbox SET attempts = attempts + 1, last_error = ${String((error as Error).message ?? error).slice(0, 500)},
               next_attempt_at = now() + make_interval(secs => ${delay}) WHERE id = ${row.id}`,
         );
-        log.warn({ err: error }, `mail to ${row.to} not delivered (attempt ${row.attempts + 1}); retrying in ${delay} s`);
+        log.warn(
+          { err: error },
+          `mail to ${row.to} not delivered (attempt ${row.attempts + 1}); retrying in ${delay} s`,
+        );
         return false;
       }
     });

@@ -45,7 +45,10 @@ export function createGoogleSignIn(settings: GoogleSettings) {
       });
       return { url: url.href, state, nonce, codeVerifier };
     },
-    async finish(callbackUrl: URL, expected: { state: string; nonce: string; codeVerifier: string }): Promise<GoogleIdentity> {
+    async finish(
+      callbackUrl: URL,
+      expected: { state: string; nonce: string; codeVerifier: string },
+    ): Promise<GoogleIdentity> {
       const config = await discover();
       const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: expected.codeVerifier,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../../tests/factories/users.ts';
 import { createClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
-import { createUser } from '../../../../tests/factories/users.ts';
 import { COMMON_PASSWORD_COUNT } from './passwords.ts';
 
 let t: TestApp;
@@ -37,16 +37,29 @@ describe('register, verify, sign in', () => {
     expect(await t.deliverMail()).toBe(0);
 
     const verified = await browser.post(`/email/verify${queryOf(link)}`);
-    expect(verified.json()).toEqual({ user: { id: expect.any(Number), name: 'Grace' }, data: { result: 'success', message: expect.any(String) } });
+    expect(verified.json()).toEqual({
+      user: { id: expect.any(Number), name: 'Grace' },
+      data: { result: 'success', message: expect.any(String) },
+    });
     expect(await browser.user()).toEqual({ id: verified.json().user.id, name: 'Grace' });
 
     const again = await (await createClient(t.app)).post(`/email/verify${queryOf(link)}`);
-    expect(again.json()).toEqual({ user: {}, data: { result: 'failed', message: expect.stringMatching(/invalid|used|expired/) } });
+    expect(again.json()).toEqual({
+      user: {},
+      data: { result: 'failed', message: expect.stringMatching(/invalid|used|expired/) },
+    });
 
     const other = await createClient(t.app);
-    const login = await other.post('/api/login', { email: email.toUpperCase(), password: 'cobol-compiler-1959', remember: false });
+    const login = await other.post('/api/login', {
+      email: email.toUpperCase(),
+      password: 'cobol-compiler-1959',
+      remember: false,
+    });
     expect(login.statusCode).toBe(200);
-    expect(login.json()).toEqual({ user: { id: verified.json().user.id, name: 'Grace' }, message: 'Login Successfull' });
+    expect(login.json()).toEqual({
+      user: { id: verified.json().user.id, name: 'Grace' },
+      message: 'Login Successfull',
+    });
   });
 
   it('sends a fresh activation link to an unverified account at most once a minute', async () => {
@@ -57,7 +70,9 @@ describe('register, verify, sign in', () => {
     expect(await t.deliverMail()).toBe(1);
     expect((await browser.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(403);
     expect(await t.deliverMail()).toBe(0);
-    await t.pool.query("UPDATE email_tokens SET created_at = now() - interval '2 minutes' WHERE user_id = $1", [user.id]);
+    await t.pool.query("UPDATE email_tokens SET created_at = now() - interval '2 minutes' WHERE user_id = $1", [
+      user.id,
+    ]);
     await browser.post('/api/login', { email: user.email, password: user.password });
     expect(await t.deliverMail()).toBe(1);
   });
@@ -75,7 +90,11 @@ describe('register, verify, sign in', () => {
 
   it('treats e-mail as unique without regard to case', async () => {
     const user = await createUser(t.pool);
-    const res = await (await createClient(t.app)).post('/api/register', { name: 'X', email: user.email.toUpperCase(), password: 'another-long-secret' });
+    const res = await (await createClient(t.app)).post('/api/register', {
+      name: 'X',
+      email: user.email.toUpperCase(),
+      password: 'another-long-secret',
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toMatch(/already exists/);
   });
@@ -117,13 +136,21 @@ describe('sign-in rules', () => {
     const user = await createUser(t.pool);
     const browser = await createClient(t.app, { ip: '10.0.0.2' });
     for (let i = 0; i < 5; i++) {
-      expect((await browser.post('/api/login', { email: user.email, password: 'wrong-password' })).statusCode).toBe(422);
+      expect((await browser.post('/api/login', { email: user.email, password: 'wrong-password' })).statusCode).toBe(
+        422,
+      );
     }
     const blocked = await browser.post('/api/login', { email: user.email, password: user.password });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/try again in \d+ seconds?/);
     // Another address from the same IP, and the same address from another IP, still get through.
-    expect((await (await createClient(t.app, { ip: '10.0.0.3' })).post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+    expect(
+      (
+        await (
+          await createClient(t.app, { ip: '10.0.0.3' })
+        ).post('/api/login', { email: user.email, password: user.password })
+      ).statusCode,
+    ).toBe(200);
     await t.pool.query("UPDATE rate_limits SET reset_at = now() - interval '1 second'");
     expect((await browser.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
   });
@@ -163,13 +190,19 @@ describe('sign-in rules', () => {
     const user = await createUser(t.pool);
     const browser = await createClient(t.app);
     await browser.post('/api/login', { email: user.email, password: user.password });
-    const forged = await t.app.inject({ method: 'GET', url: '/api/exit', cookies: { kitshop_session: browser.jar.get('kitshop_session')! } });
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/api/exit',
+      cookies: { kitshop_session: browser.jar.get('kitshop_session')! },
+    });
     expect(forged.statusCode).toBe(419);
     const res = await browser.get('/api/exit');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect(await browser.user()).toEqual({});
-    expect((await t.pool.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [user.id])).rows[0].n).toBe(0);
+    expect(
+      (await t.pool.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [user.id])).rows[0].n,
+    ).toBe(0);
   });
 });
 
@@ -206,7 +239,9 @@ describe('forgot and reset password', () => {
     expect(ok.json()).toEqual({ message: 'Password updated. You can now log in.' });
     expect((await browser.post('/api/reset-password', body(newer, 'brand-new-secret-2'))).statusCode).toBe(422);
     expect(await signedIn.user()).toEqual({});
-    expect((await browser.post('/api/login', { email: user.email, password: 'brand-new-secret-1' })).statusCode).toBe(200);
+    expect((await browser.post('/api/login', { email: user.email, password: 'brand-new-secret-1' })).statusCode).toBe(
+      200,
+    );
     expect(await t.deliverMail()).toBe(1); // the password-changed notice
     expect(lastMailTo(user.email)!.subject).toMatch(/password was changed/);
   });
@@ -218,12 +253,26 @@ describe('forgot and reset password', () => {
     await t.deliverMail();
     const q = new URL(linkIn(lastMailTo(user.email)!.text)!).searchParams;
     const base = { token: q.get('token'), email: user.email };
-    const mismatch = await browser.post('/api/reset-password', { ...base, password: 'long-enough-1', password_confirmation: 'long-enough-2' });
+    const mismatch = await browser.post('/api/reset-password', {
+      ...base,
+      password: 'long-enough-1',
+      password_confirmation: 'long-enough-2',
+    });
     expect(mismatch.json().message).toBe('password_confirmation: Passwords are not matching.');
-    const common = await browser.post('/api/reset-password', { ...base, password: 'password1', password_confirmation: 'password1' });
+    const common = await browser.post('/api/reset-password', {
+      ...base,
+      password: 'password1',
+      password_confirmation: 'password1',
+    });
     expect(common.json().message).toMatch(/most common passwords/);
-    await t.pool.query("UPDATE email_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [user.id]);
-    const expired = await browser.post('/api/reset-password', { ...base, password: 'long-enough-1', password_confirmation: 'long-enough-1' });
+    await t.pool.query("UPDATE email_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [
+      user.id,
+    ]);
+    const expired = await browser.post('/api/reset-password', {
+      ...base,
+      password: 'long-enough-1',
+      password_confirmation: 'long-enough-1',
+    });
     expect(expired.statusCode).toBe(422);
   });
 });
@@ -231,18 +280,33 @@ describe('forgot and reset password', () => {
 describe('change password', () => {
   it('needs a signed-in user, matching fields, and ends every other session', async () => {
     const user = await createUser(t.pool);
-    expect((await (await createClient(t.app)).post('/api/changePassword', { password: 'x'.repeat(10), password_confirmation: 'x'.repeat(10) })).statusCode).toBe(401);
+    expect(
+      (
+        await (
+          await createClient(t.app)
+        ).post('/api/changePassword', { password: 'x'.repeat(10), password_confirmation: 'x'.repeat(10) })
+      ).statusCode,
+    ).toBe(401);
     const here = await createClient(t.app);
     const elsewhere = await createClient(t.app);
     await here.post('/api/login', { email: user.email, password: user.password });
     await elsewhere.post('/api/login', { email: user.email, password: user.password });
-    const mismatch = await here.post('/api/changePassword', { password: 'new-secret-123', password_confirmation: 'other' });
+    const mismatch = await here.post('/api/changePassword', {
+      password: 'new-secret-123',
+      password_confirmation: 'other',
+    });
     expect(mismatch.statusCode).toBe(422);
-    const ok = await here.post('/api/changePassword', { password: 'new-secret-123', password_confirmation: 'new-secret-123' });
+    const ok = await here.post('/api/changePassword', {
+      password: 'new-secret-123',
+      password_confirmation: 'new-secret-123',
+    });
     expect(ok.json()).toEqual({ message: 'Password changed successfully.' });
     expect(await here.user()).toEqual({ id: user.id, name: user.name });
     expect(await elsewhere.user()).toEqual({});
-    expect((await (await createClient(t.app)).post('/api/login', { email: user.email, password: 'new-secret-123' })).statusCode).toBe(200);
+    expect(
+      (await (await createClient(t.app)).post('/api/login', { email: user.email, password: 'new-secret-123' }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -254,8 +318,14 @@ describe('purchases', () => {
     await browser.post('/api/login', { email: user.email, password: user.password });
     expect((await browser.post('/api/purchases')).json()).toEqual({ items: [] });
     const { rows: kits } = await t.pool.query('SELECT id, sef_id, title, spot FROM kits ORDER BY id');
-    await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant'), ($1, $3, 'grant')", [user.id, kits[0].id, kits[1].id]);
-    await t.pool.query('UPDATE entitlements SET revoked_at = now() WHERE user_id = $1 AND kit_id = $2', [user.id, kits[1].id]);
+    await t.pool.query(
+      "INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant'), ($1, $3, 'grant')",
+      [user.id, kits[0].id, kits[1].id],
+    );
+    await t.pool.query('UPDATE entitlements SET revoked_at = now() WHERE user_id = $1 AND kit_id = $2', [
+      user.id,
+      kits[1].id,
+    ]);
     expect((await browser.post('/api/purchases')).json()).toEqual({ items: [kits[0]] });
   });
 });

@@ -70,18 +70,34 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
 }
 
 const OIDC_COOKIE = 'kitshop_oidc';
-const OidcStateSchema = z.object({ state: z.string(), nonce: z.string(), codeVerifier: z.string(), returnPath: z.string() });
+const OidcStateSchema = z.object({
+  state: z.string(),
+  nonce: z.string(),
+  codeVerifier: z.string(),
+  returnPath: z.string(),
+});
 
 /** Google sign-in: a redirect carrying the return path out, and the callback that signs in. */
 export function registerGoogleRoutes(app: FastifyInstance, deps: AccountsDeps, google: GoogleSignIn): void {
   const { basePath, publicUrl, secureCookies } = deps.config;
-  const cookie = { path: basePath || '/', httpOnly: true, sameSite: 'lax' as const, secure: secureCookies, signed: true };
+  const cookie = {
+    path: basePath || '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: secureCookies,
+    signed: true,
+  };
 
   app.get('/google/redirect', async (request, reply) => {
     const raw = (request.query as { returnPath?: unknown }).returnPath;
     const returnPath = ReturnPathSchema.safeParse(typeof raw === 'string' ? raw : '');
     const start = await google.start();
-    const state = { state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, returnPath: returnPath.success ? returnPath.data : '' };
+    const state = {
+      state: start.state,
+      nonce: start.nonce,
+      codeVerifier: start.codeVerifier,
+      returnPath: returnPath.success ? returnPath.data : '',
+    };
     reply.setCookie(OIDC_COOKIE, JSON.stringify(state), { ...cookie, maxAge: 600 });
     return reply.redirect(start.url);
   });

@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ChangePasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from '../../../common/schemas/accounts.ts';
+import type {
+  ChangePasswordSchema,
+  LoginSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+} from '../../../common/schemas/accounts.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { emailTokens, users } from '../../db/schema/accounts.ts';
@@ -15,7 +20,8 @@ import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword
 const TOKEN_MINUTES = 60;
 
 export const MESSAGES = {
-  registered: 'Registration successful! Please check your email and click the activation link to activate your account.',
+  registered:
+    'Registration successful! Please check your email and click the activation link to activate your account.',
   emailTaken: 'An account with this email address already exists. Sign in, or reset your password if you forgot it.',
   badCredentials: 'These credentials do not match our records.',
   notVerified:
@@ -66,7 +72,12 @@ async function issueToken(tx: Pick<Database, 'insert' | 'update'>, userId: numbe
 }
 
 /** Marks a matching, unused, unexpired token used; answers its user or undefined. */
-async function consumeToken(tx: Pick<Database, 'select' | 'update'>, email: string, token: string, purpose: 'verify' | 'reset') {
+async function consumeToken(
+  tx: Pick<Database, 'select' | 'update'>,
+  email: string,
+  token: string,
+  purpose: 'verify' | 'reset',
+) {
   const user = await findUserByEmail(tx, email);
   if (!user) return undefined;
   const [row] = await tx
@@ -85,10 +96,18 @@ async function consumeToken(tx: Pick<Database, 'select' | 'update'>, email: stri
   return row ? user : undefined;
 }
 
-export async function register(deps: AccountsDeps, input: z.output<typeof RegisterSchema>, ip: string): Promise<string> {
+export async function register(
+  deps: AccountsDeps,
+  input: z.output<typeof RegisterSchema>,
+  ip: string,
+): Promise<string> {
   const { db, config, limiter } = deps;
   await limiter.consume(`register:ip:${ip}`, config.limits.registerPerIp, 'sign-up attempts');
-  await limiter.consume(`register:email:${normaliseEmail(input.email)}`, config.limits.registerPerEmail, 'sign-up attempts');
+  await limiter.consume(
+    `register:email:${normaliseEmail(input.email)}`,
+    config.limits.registerPerEmail,
+    'sign-up attempts',
+  );
   refuseCommonPassword(input.password);
   if (await findUserByEmail(db, input.email)) throw new AppError('invalid_data', MESSAGES.emailTaken);
   const passwordHash = await hashPassword(input.password);
@@ -101,7 +120,10 @@ export async function register(deps: AccountsDeps, input: z.output<typeof Regist
     const user = inserted[0];
     if (!user) throw new AppError('invalid_data', MESSAGES.emailTaken);
     const token = await issueToken(tx, user.id, 'verify');
-    await enqueueMail(tx, verificationMail(mailContext(config), { name: input.name, email: input.email.trim() }, token));
+    await enqueueMail(
+      tx,
+      verificationMail(mailContext(config), { name: input.name, email: input.email.trim() }, token),
+    );
   });
   deps.mailQueued();
   return MESSAGES.registered;

@@ -116,9 +116,10 @@ export function listenForCatalogChanges(
         if (message.channel === CATALOG_CHANNEL) onChange();
       });
       c.on('error', (error) => {
+        if (closed || client !== c) return; // shutting down, or already replaced
         log.warn({ err: error }, 'catalog listener lost its connection; reconnecting');
-        release(c);
         client = undefined;
+        release(c);
         schedule();
       });
       await c.query(`LISTEN ${CATALOG_CHANNEL}`);
@@ -131,7 +132,10 @@ export function listenForCatalogChanges(
   const schedule = () => {
     if (!closed) retry = setTimeout(start, 1000);
   };
+  const released = new WeakSet<object>();
   const release = (c: pg.PoolClient | pg.Client) => {
+    if (released.has(c)) return;
+    released.add(c);
     if ('release' in c) c.release(true);
     else c.end().catch(() => {});
   };
@@ -141,6 +145,7 @@ export function listenForCatalogChanges(
       closed = true;
       clearTimeout(retry);
       if (client) release(client);
+      client = undefined;
     },
   };
 }

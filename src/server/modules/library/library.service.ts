@@ -27,6 +27,10 @@ export async function grantEntitlements(
     .values(kitIds.map((kitId) => ({ userId, kitId, source })))
     .onConflictDoUpdate({
       target: [entitlements.userId, entitlements.kitId],
-      set: { revokedAt: null, source: sql`excluded.source`, grantedAt: sql`CASE WHEN ${entitlements.revokedAt} IS NULL THEN ${entitlements.grantedAt} ELSE now() END` },
+      set: {
+        revokedAt: null,
+        source: sql`excluded.source`,
+        grantedAt: sql`CASE WHEN ${entitlements.revokedAt} IS NULL THEN ${entitlements.grantedAt} ELSE now() END`,
+      },
     });
 }
