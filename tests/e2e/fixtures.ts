@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 import { hashSessionToken, SESSION_COOKIE } from '../../src/server/http/session.ts';
+import { decodeQuotedPrintable } from '../setup/smtp.ts';
 
-type State = { rootDatabaseUrl: string; shopDatabaseUrl: string };
+type State = { rootDatabaseUrl: string; shopDatabaseUrl: string; mailDir: string; claimsFile: string };
 const state = (): State => JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8'));
 
 type Fixtures = {
@@ -122,4 +124,34 @@ export async function loadCatalog(request: import('@playwright/test').APIRequest
     return found;
   };
   return { kits, products, find };
+}
+
+/** The newest mail the e2e SMTP server received for an address, after `since` mails; polls until it comes. */
+export async function readEmail(to: string, options: { subject?: RegExp; timeout?: number } = {}) {
+  const { mailDir } = state();
+  const deadline = Date.now() + (options.timeout ?? 15_000);
+  for (;;) {
+    const files = readdirSync(mailDir).sort().reverse();
+    for (const file of files) {
+      const mail = JSON.parse(readFileSync(path.join(mailDir, file), 'utf8')) as { to: string[]; raw: string };
+      if (!mail.to.includes(to.toLowerCase()) && !mail.to.includes(to)) continue;
+      const text = decodeQuotedPrintable(mail.raw);
+      if (options.subject && !options.subject.test(text)) continue;
+      const links = [...text.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
+      return { text, links, count: files.filter((f) => JSON.parse(readFileSync(path.join(mailDir, f), 'utf8')).to.includes(to)).length };
+    }
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} arrived`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The claims the stand-in Google issuer puts in the next tokens it signs. */
+export function setGoogleClaims(claims: Record<string, unknown>) {
+  writeFileSync(state().claimsFile, JSON.stringify(claims));
+}
+
+/** A verified user with a password, straight into the database (as registration and verification leave it). */
+export async function createAccount(db: pg.Pool, overrides: { name?: string; password?: string } = {}) {
+  const { createUser } = await import('../factories/users.ts');
+  return createUser(db, overrides);
 }

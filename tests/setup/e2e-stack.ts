@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OAuth2Server } from 'oauth2-mock-server';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { startSmtpServer } from './smtp.ts';
 
 /**
  * The end-to-end stack: one embedded PostgreSQL, and the built server twice on it (own database
@@ -14,6 +16,7 @@ import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 4310);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-e2e-'));
+mkdirSync(path.join(root, '.tmp'), { recursive: true });
 const children: ChildProcess[] = [];
 
 const database = await startEmbeddedPostgres(tmp, { info: () => {}, error: console.error }, 'postgres', {
@@ -30,13 +33,33 @@ for (const name of ['kitshop_e2e', 'kitshop_e2e_shop']) {
   urls[name] = url.toString();
 }
 await admin.end();
-mkdirSync(path.join(root, '.tmp'), { recursive: true });
+// A real SMTP server: each mail it takes lands in .tmp/e2e-mail/ for the specs to read.
+const mailDir = path.join(root, '.tmp/e2e-mail');
+rmSync(mailDir, { recursive: true, force: true });
+mkdirSync(mailDir, { recursive: true });
+let mailCount = 0;
+const smtp = await startSmtpServer({
+  onMail: (mail) => writeFileSync(path.join(mailDir, `${String(++mailCount).padStart(5, '0')}.json`), JSON.stringify(mail)),
+});
+
+// A real OpenID Connect issuer standing in for Google; the claims of the next sign-in come from
+// .tmp/e2e-oidc-claims.json, which a spec writes before it clicks the Google button.
+const claimsFile = path.join(root, '.tmp/e2e-oidc-claims.json');
+const oidc = new OAuth2Server();
+await oidc.issuer.keys.generate('RS256');
+await oidc.start(0, '127.0.0.1');
+oidc.service.on('beforeTokenSigning', (token) => {
+  try {
+    Object.assign(token.payload, JSON.parse(readFileSync(claimsFile, 'utf8')));
+  } catch {}
+});
+
 writeFileSync(
   path.join(root, '.tmp/e2e-state.json'),
-  JSON.stringify({ rootDatabaseUrl: urls.kitshop_e2e, shopDatabaseUrl: urls.kitshop_e2e_shop }),
+  JSON.stringify({ rootDatabaseUrl: urls.kitshop_e2e, shopDatabaseUrl: urls.kitshop_e2e_shop, mailDir, claimsFile }),
 );
 
-async function startApp(name: string, appPort: number, basePath: string, databaseUrl: string) {
+async function startApp(name: string, appPort: number, basePath: string, databaseUrl: string, extraEnv: Record<string, string> = {}) {
   const dataDir = path.join(tmp, name);
   const child = spawn(process.execPath, [path.join(root, 'dist/node/server/main.js')], {
     cwd: root,
@@ -52,6 +75,7 @@ async function startApp(name: string, appPort: number, basePath: string, databas
       CATALOG_DIR: process.env.E2E_CATALOG_DIR ?? path.join(root, 'content'),
       LOG_LEVEL: 'warn',
       SUPPORT_EMAIL: 'support@kitshop.dev',
+      ...extraEnv,
     },
   });
   children.push(child);
@@ -70,6 +94,8 @@ const stop = async () => {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
   await database.stop();
+  await smtp.stop();
+  await oidc.stop();
   rmSync(tmp, { recursive: true, force: true });
   process.exit(0);
 };
@@ -77,7 +103,13 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 try {
-  await startApp('root', port, '/', urls.kitshop_e2e!);
+  await startApp('root', port, '/', urls.kitshop_e2e!, {
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: smtp.url,
+    GOOGLE_CLIENT_ID: 'kitshop-e2e',
+    GOOGLE_CLIENT_SECRET: 'kitshop-e2e-secret',
+    GOOGLE_ISSUER: oidc.issuer.url!,
+  });
   await startApp('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
   console.log('e2e stack ready');
 } catch (error) {

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../../../tests/setup/client.ts';
+import { decodeQuotedPrintable, startSmtpServer } from '../../../../tests/setup/smtp.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createSmtpMailer } from './mailer.ts';
+import { retryDelaySeconds } from './outbox.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
+});
+afterAll(() => t.close());
+
+describe('mail outbox over real SMTP', () => {
+  it('keeps a mail through an SMTP outage and delivers it exactly once when the server is back', async () => {
+    const smtp = await startSmtpServer();
+    const mailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
+    await smtp.stop();
+
+    const browser = await createClient(t.app);
+    const res = await browser.post('/api/register', { name: 'Outage', email: 'outage@example.com', password: 'smtp-was-down-1' });
+    expect(res.statusCode).toBe(200); // registration does not wait for mail
+    expect(await t.deliverMail(mailer)).toBe(0);
+    const { rows } = await t.pool.query("SELECT attempts, last_error, next_attempt_at > now() AS later FROM mail_outbox WHERE \"to\" = 'outage@example.com'");
+    expect(rows[0]).toMatchObject({ attempts: 1, later: true });
+    expect(rows[0].last_error).toBeTruthy();
+
+    await smtp.start();
+    expect(await t.deliverMail(mailer)).toBe(0); // not due yet: backoff
+    await t.pool.query('UPDATE mail_outbox SET next_attempt_at = now() WHERE sent_at IS NULL');
+    expect(await t.deliverMail(mailer)).toBe(1);
+    expect(await t.deliverMail(mailer)).toBe(0);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.to).toEqual(['outage@example.com']);
+    const body = decodeQuotedPrintable(smtp.received[0]!.raw);
+    expect(body).toContain('Subject: Activate your Kitshop account');
+    expect(body).toMatch(/Content-Type: text\/plain/);
+    expect(body).toMatch(/Content-Type: text\/html/);
+    expect(body).toMatch(/http:\/\/shop\.test\/email\/verify\?token=[\w-]+&email=outage%40example\.com/);
+    mailer.close();
+    await smtp.stop();
+  });
+
+  it('backs off from 5 seconds up to 10 minutes', () => {
+    expect([1, 2, 3, 4, 10, 20].map(retryDelaySeconds)).toEqual([5, 10, 20, 40, 600, 600]);
+  });
+});
