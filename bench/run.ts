@@ -26,6 +26,7 @@ import {
 } from './lib/proc.ts';
 import { fmt, markdownTable, type Row, UNITS_NOTE } from './lib/report.ts';
 import { type Server, serverEnv, startServer, stopServer } from './lib/server.ts';
+import { measureSignIns, SIGN_INS } from './lib/signin.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -205,6 +206,30 @@ async function loadSection(dbLabel: string, hello: string, server: Server, sefId
     });
   } catch (error) {
     errorRow(`Server RSS after the load runs [${dbLabel}]`, `≤ ${fmt.mb(TARGET.rssBytes)}`, error);
+  }
+}
+
+async function signInSection(server: Server, databaseUrl: string): Promise<void> {
+  section(`sign-in: ${SIGN_INS} concurrent sign-ins (12 rounds) while the catalog API is read`);
+  try {
+    const f = await measureSignIns(server.url, databaseUrl);
+    console.log(
+      `  ${f.signIns} sign-ins (${f.failures} failed), p50 ${f.signInP50Ms} ms; catalog ${f.catalogRps} req/s`,
+    );
+    rows.push({
+      figure: `${SIGN_INS} concurrent sign-ins: p99 [PG server]`,
+      target: '≤ 200 ms',
+      measured: `${f.signInP99Ms} ms (p50 ${f.signInP50Ms} ms, ${f.signIns} sign-ins, ${f.failures} failed)`,
+      ok: f.signInP99Ms <= 200 && f.failures === 0,
+    });
+    rows.push({
+      figure: 'Catalog API p99 while they run [PG server]',
+      target: '≤ 50 ms',
+      measured: `${f.catalogP99Ms} ms (${f.catalogRps} req/s)`,
+      ok: f.catalogP99Ms <= 50,
+    });
+  } catch (error) {
+    errorRow('Concurrent sign-ins', '≤ 200 ms p99, catalog ≤ 50 ms p99', error);
   }
 }
 
@@ -415,6 +440,7 @@ async function main(): Promise<void> {
     if (kits.length === 0) throw new Error('the catalog is empty');
     console.log(`  ready at ${server.url} on database ${database}`);
     await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
+    await signInSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

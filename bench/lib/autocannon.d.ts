@@ -20,6 +20,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests per second across all connections (a steady rate instead of a flood). */
+    overallRate?: number;
     method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
     headers?: Record<string, string>;
     body?: string;

@@ -3,7 +3,19 @@
  * and 404 (with the same shell, which then shows the not-found page) for anything else, so the
  * two sides can never disagree about what exists.
  */
-export const SCREEN_PATTERNS = ['/', '/product/:sefId', '/docs/:sefId', '/docs/:sefId/:page'] as const;
+export const SCREEN_PATTERNS = [
+  '/',
+  '/product/:sefId',
+  '/docs/:sefId',
+  '/docs/:sefId/:page',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password',
+  '/email/verify',
+  '/exit',
+  '/user-panel',
+] as const;
 
 /** '/' -> '', '/shop/' -> '/shop' */
 export function normaliseBasePath(basePath: string): string {

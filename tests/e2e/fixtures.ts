@@ -138,7 +138,11 @@ export async function readEmail(to: string, options: { subject?: RegExp; timeout
       const text = decodeQuotedPrintable(mail.raw);
       if (options.subject && !options.subject.test(text)) continue;
       const links = [...text.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
-      return { text, links, count: files.filter((f) => JSON.parse(readFileSync(path.join(mailDir, f), 'utf8')).to.includes(to)).length };
+      return {
+        text,
+        links,
+        count: files.filter((f) => JSON.parse(readFileSync(path.join(mailDir, f), 'utf8')).to.includes(to)).length,
+      };
     }
     if (Date.now() > deadline) throw new Error(`no mail to ${to} arrived`);
     await new Promise((r) => setTimeout(r, 200));

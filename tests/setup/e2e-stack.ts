@@ -39,7 +39,8 @@ rmSync(mailDir, { recursive: true, force: true });
 mkdirSync(mailDir, { recursive: true });
 let mailCount = 0;
 const smtp = await startSmtpServer({
-  onMail: (mail) => writeFileSync(path.join(mailDir, `${String(++mailCount).padStart(5, '0')}.json`), JSON.stringify(mail)),
+  onMail: (mail) =>
+    writeFileSync(path.join(mailDir, `${String(++mailCount).padStart(5, '0')}.json`), JSON.stringify(mail)),
 });
 
 // A real OpenID Connect issuer standing in for Google; the claims of the next sign-in come from
@@ -59,7 +60,13 @@ writeFileSync(
   JSON.stringify({ rootDatabaseUrl: urls.kitshop_e2e, shopDatabaseUrl: urls.kitshop_e2e_shop, mailDir, claimsFile }),
 );
 
-async function startApp(name: string, appPort: number, basePath: string, databaseUrl: string, extraEnv: Record<string, string> = {}) {
+async function startApp(
+  name: string,
+  appPort: number,
+  basePath: string,
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+) {
   const dataDir = path.join(tmp, name);
   const child = spawn(process.execPath, [path.join(root, 'dist/node/server/main.js')], {
     cwd: root,

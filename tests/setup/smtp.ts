@@ -15,7 +15,9 @@ const freePort = () =>
 
 /** Decodes a mail's quoted-printable soft line breaks and escapes, enough to read its links. */
 export function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 /** A real SMTP server on a loopback port, keeping what it receives; it can be stopped and started again on the same port. */
@@ -32,7 +34,10 @@ export async function startSmtpServer(options: { port?: number; onMail?: (mail: 
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
+          const mail = {
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          };
           received.push(mail);
           options.onMail?.(mail);
           callback();

@@ -27,7 +27,10 @@ export const RegisterSchema = z.object({
 
 export const LoginSchema = z.object({
   email,
-  password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(PASSWORD_MAX, 'Password is too long.'),
+  password: z
+    .string({ error: 'Password is required.' })
+    .min(1, 'Password is required.')
+    .max(PASSWORD_MAX, 'Password is too long.'),
   remember: z.boolean().optional().default(false),
 });
 
@@ -69,6 +72,9 @@ export const ReturnPathSchema = z
 export type AccountUser = { id: number; name: string };
 export type LoginResponse = { user: AccountUser; message: string };
 export type MessageResponse = { message: string };
-export type VerifyEmailResponse = { user: AccountUser | Record<string, never>; data: { result: 'success' | 'failed'; message: string } };
+export type VerifyEmailResponse = {
+  user: AccountUser | Record<string, never>;
+  data: { result: 'success' | 'failed'; message: string };
+};
 export type PurchaseItem = { id: number; sef_id: string; title: string; spot: string };
 export type PurchasesResponse = { items: PurchaseItem[] };

@@ -36,11 +36,15 @@ export function createRateLimiter(db: Database, enabled: boolean) {
       const { count, retryAfter } = await hit(key, limit);
       if (count > limit.max) throw tooMany(retryAfter, what);
     },
-    /** Throws 429 when `limit.max` failures are already counted (failures are added with `fail`). */
-    async ensureBelow(key: string, limit: Limit, what: string): Promise<void> {
-      if (!enabled) return;
+    /**
+     * Throws 429 when `limit.max` failures are already counted (failures are added with `fail`);
+     * otherwise answers how many there are.
+     */
+    async ensureBelow(key: string, limit: Limit, what: string): Promise<number> {
+      if (!enabled) return 0;
       const { count, retryAfter } = await peek(key);
       if (count >= limit.max) throw tooMany(retryAfter, what);
+      return count;
     },
     async fail(key: string, limit: Limit): Promise<void> {
       if (enabled) await hit(key, limit);

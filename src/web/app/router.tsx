@@ -22,7 +22,44 @@ export const router = createBrowserRouter(
           path: 'docs/:sefId/:page?',
           lazy: () => import('../features/catalog/docs-page.tsx').then((m) => ({ Component: m.DocsPage })),
         },
+        {
+          path: 'forgot-password',
+          lazy: () =>
+            import('../features/accounts/forgot-password-page.tsx').then((m) => ({ Component: m.ForgotPasswordPage })),
+        },
+        {
+          path: 'reset-password',
+          lazy: () =>
+            import('../features/accounts/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage })),
+        },
+        {
+          path: 'email/verify',
+          lazy: () =>
+            import('../features/accounts/verify-email-page.tsx').then((m) => ({ Component: m.VerifyEmailPage })),
+        },
+        {
+          path: 'exit',
+          lazy: () => import('../features/accounts/exit-page.tsx').then((m) => ({ Component: m.ExitPage })),
+        },
+        {
+          path: 'user-panel',
+          lazy: () => import('./user-panel-page.tsx').then((m) => ({ Component: m.UserPanelPage })),
+        },
         { path: '*', Component: NotFoundPage },
+      ],
+    },
+    {
+      // Sign in and sign up: a centred card without the shop's header and footer.
+      lazy: () => import('../features/accounts/auth-layout.tsx').then((m) => ({ Component: m.AuthLayout })),
+      children: [
+        {
+          path: 'login',
+          lazy: () => import('../features/accounts/login-page.tsx').then((m) => ({ Component: m.LoginPage })),
+        },
+        {
+          path: 'register',
+          lazy: () => import('../features/accounts/register-page.tsx').then((m) => ({ Component: m.RegisterPage })),
+        },
       ],
     },
   ],

@@ -10,13 +10,14 @@ export class ApiError extends Error {
   }
 }
 
-async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown, csrf = method === 'POST'): Promise<T> {
   const response = await fetch(appUrl(path), {
     method,
     credentials: 'same-origin',
     headers: {
       Accept: 'application/json',
-      ...(method === 'POST' ? { 'Content-Type': 'application/json', 'X-CSRF-TOKEN': initialData.csrf } : {}),
+      ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+      ...(csrf ? { 'X-CSRF-TOKEN': initialData.csrf } : {}),
     },
     body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
   });
@@ -30,3 +31,5 @@ async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 /** POST under the base path with the CSRF header, JSON in and out; non-2xx throws ApiError. */
 export const apiPost = <T>(path: string, body?: unknown) => send<T>('POST', path, body);
 export const apiGet = <T>(path: string) => send<T>('GET', path);
+/** GET with the CSRF header, for the GET routes that change state (`GET /api/exit` signs out). */
+export const apiGetWithCsrf = <T>(path: string) => send<T>('GET', path, undefined, true);

@@ -1,7 +1,13 @@
 /** The page shell's JSON blocks: `#initial-data` ({path, csrf, baseUrl, user}) and `#client-config`. */
 export type InitialUser = { id?: number; name?: string };
 export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
-export type ClientConfig = { basePath: string; supportEmail: string; gaMeasurementId: string | null };
+export type ClientConfig = {
+  basePath: string;
+  supportEmail: string;
+  gaMeasurementId: string | null;
+  /** Google sign-in is configured: the sign-in and sign-up screens show its buttons. */
+  googleEnabled: boolean;
+};
 
 function readJson<T>(id: string, fallback: T): T {
   const text = document.getElementById(id)?.textContent;
@@ -14,11 +20,18 @@ function readJson<T>(id: string, fallback: T): T {
 }
 
 export const initialData: InitialData = readJson('initial-data', { path: '/', csrf: '', baseUrl: '', user: {} });
-export const clientConfig: ClientConfig = readJson('client-config', {
+const configDefaults: ClientConfig = {
   basePath: '',
   supportEmail: 'support@kitshop.dev',
   gaMeasurementId: null,
-});
+  googleEnabled: false,
+};
+const readConfig = readJson<Partial<ClientConfig>>('client-config', configDefaults);
+export const clientConfig: ClientConfig = {
+  ...configDefaults,
+  ...readConfig,
+  googleEnabled: readConfig.googleEnabled === true,
+};
 
 /** A URL under the base path for the browser's own origin (never baseUrl's host). */
 export const appUrl = (path: string) => `${clientConfig.basePath}/${path.replace(/^\/+/, '')}`;

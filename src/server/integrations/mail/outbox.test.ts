@@ -18,10 +18,16 @@ describe('mail outbox over real SMTP', () => {
     await smtp.stop();
 
     const browser = await createClient(t.app);
-    const res = await browser.post('/api/register', { name: 'Outage', email: 'outage@example.com', password: 'smtp-was-down-1' });
+    const res = await browser.post('/api/register', {
+      name: 'Outage',
+      email: 'outage@example.com',
+      password: 'smtp-was-down-1',
+    });
     expect(res.statusCode).toBe(200); // registration does not wait for mail
     expect(await t.deliverMail(mailer)).toBe(0);
-    const { rows } = await t.pool.query("SELECT attempts, last_error, next_attempt_at > now() AS later FROM mail_outbox WHERE \"to\" = 'outage@example.com'");
+    const { rows } = await t.pool.query(
+      'SELECT attempts, last_error, next_attempt_at > now() AS later FROM mail_outbox WHERE "to" = \'outage@example.com\'',
+    );
     expect(rows[0]).toMatchObject({ attempts: 1, later: true });
     expect(rows[0].last_error).toBeTruthy();
 

@@ -133,13 +133,15 @@ export async function register(
 export async function authenticate(deps: AccountsDeps, input: z.output<typeof LoginSchema>, ip: string) {
   const { db, config, limiter } = deps;
   const key = `signin:${normaliseEmail(input.email)}:${ip}`;
-  await limiter.ensureBelow(key, config.limits.signInFailures, 'failed sign-in attempts');
-  const user = await findUserByEmail(db, input.email);
+  const [failures, user] = await Promise.all([
+    limiter.ensureBelow(key, config.limits.signInFailures, 'failed sign-in attempts'),
+    findUserByEmail(db, input.email),
+  ]);
   if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
     await limiter.fail(key, config.limits.signInFailures);
     throw new AppError('invalid_data', MESSAGES.badCredentials);
   }
-  await limiter.reset(key);
+  if (failures > 0) await limiter.reset(key);
   if (!user.emailVerifiedAt) {
     // A fresh activation link, at most one a minute.
     const [latest] = await db

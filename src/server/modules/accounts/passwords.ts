@@ -4,11 +4,12 @@ import path from 'node:path';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 
 /**
- * argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane). @node-rs/argon2 hashes on libuv's
- * thread pool, so the event loop keeps serving while a password is hashed.
+ * argon2id with one of OWASP's equivalent parameter sets (12 MiB, 3 passes, 1 lane; see
+ * docs/decisions/004). @node-rs/argon2 hashes on libuv's thread pool, so the event loop keeps
+ * serving while a password is hashed. Hashes carry their parameters, so older ones still verify.
  */
 // 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
-const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 12_288, timeCost: 3, parallelism: 1 };
 
 export const hashPassword = (password: string) => hash(password, OPTIONS);
 

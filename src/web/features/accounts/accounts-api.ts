@@ -1,0 +1,41 @@
+import type { LoginResponse, MessageResponse, VerifyEmailResponse } from '../../../common/schemas/accounts.ts';
+import { ApiError, apiGetWithCsrf, apiPost } from '../../lib/api.ts';
+import { appUrl } from '../../lib/initial-data.ts';
+
+// Types only from the shared schemas: Zod itself stays out of these screens.
+
+export type LoginPayload = { email: string; password: string; remember: boolean };
+export type RegisterPayload = { name: string; email: string; password: string };
+export type ResetPasswordPayload = { token: string; email: string; password: string; password_confirmation: string };
+export type ChangePasswordPayload = { password: string; password_confirmation: string };
+
+export const login = (payload: LoginPayload) => apiPost<LoginResponse>('/api/login', payload);
+
+export const register = (payload: RegisterPayload) => apiPost<MessageResponse>('/api/register', payload);
+
+export const forgotPassword = (email: string) => apiPost<MessageResponse>('/api/forgot-password', { email });
+
+export const resetPassword = (payload: ResetPasswordPayload) =>
+  apiPost<MessageResponse>('/api/reset-password', payload);
+
+export const changePassword = (payload: ChangePasswordPayload) =>
+  apiPost<MessageResponse>('/api/changePassword', payload);
+
+/** Posts the verification link's own query (`?token=..&email=..`) to `{base}/email/verify`. */
+export const verifyEmail = (search: string) => apiPost<VerifyEmailResponse>(`/email/verify${search}`);
+
+/** Signs out: a GET that changes state, so it carries the CSRF header. */
+export const signOut = () => apiGetWithCsrf<{ ok: boolean }>('/api/exit');
+
+/** Google sign-in is a plain browser navigation that carries the stored return path (or nothing). */
+export const googleSignInUrl = (returnPath: string | null) =>
+  appUrl(`/google/redirect?returnPath=${encodeURIComponent(returnPath ?? '')}`);
+
+/**
+ * The server's own message for a failed call, or the screen's fallback when there is none (a
+ * network failure, or a response without a JSON message, which ApiError reports as 'Request failed').
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.message && error.message !== 'Request failed') return error.message;
+  return fallback;
+}

@@ -1,0 +1,54 @@
+import './auth-layout.scss';
+import { useEffect } from 'react';
+import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { FOOTER_YEAR } from '../../../common/constants.ts';
+import { SITE_NAME } from '../../../common/site.ts';
+import { pageTypeFor } from '../../app/page-type.ts';
+
+/**
+ * The sign-in and sign-up layout: a centred card under the logo (which links home), without the
+ * shop's header and footer. Like the root layout, every route change scrolls to the top and sets
+ * the page-type flag (`login` on /login).
+ */
+export function AuthLayout() {
+  const { pathname, hash } = useLocation();
+  const navigation = useNavigation();
+
+  useEffect(() => {
+    const type = pageTypeFor(pathname);
+    if (type) document.body.dataset.pageType = type;
+    else delete document.body.dataset.pageType;
+  }, [pathname]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
+  useEffect(() => {
+    if (!hash) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  }, [pathname, hash]);
+
+  return (
+    <div className="auth-shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="auth-brand">
+        <Link to="/" className="brand" aria-label={`${SITE_NAME} home`}>
+          <span className="brand-mark" aria-hidden="true">
+            K
+          </span>
+          {SITE_NAME}
+        </Link>
+      </header>
+      <main id="main" className={navigation.state === 'loading' ? 'auth-main is-loading' : 'auth-main'}>
+        <div className="card auth-card">
+          <div className="card-body">
+            <Outlet />
+          </div>
+        </div>
+      </main>
+      <footer className="auth-footer">
+        <Link to="/">Back to the shop</Link>
+        <span aria-hidden="true"> · </span>© {FOOTER_YEAR} {SITE_NAME}
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { usePageTitle } from '../../app/page-meta.ts';
+import { AccountCard, FormAlert } from './account-ui.tsx';
+import { errorMessage, forgotPassword } from './accounts-api.ts';
+
+export const FORGOT_TITLE = 'Forgot Password — Kitshop';
+
+/** Asks for a reset link. The button waits for an address and is disabled while sending. */
+export function ForgotPasswordPage() {
+  usePageTitle(FORGOT_TITLE);
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !email.trim()) return;
+    setBusy(true);
+    setSuccess(null);
+    setError(null);
+    try {
+      await forgotPassword(email.trim());
+      setSuccess('A reset link has been sent.');
+      setEmail('');
+    } catch (failure) {
+      setError(errorMessage(failure, 'Could not send reset link.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AccountCard
+      title="Forgot your password?"
+      lead="Enter the email address of your account and we will send you a link to choose a new password."
+    >
+      <FormAlert variant="success" messages={[success]} testId="forgot-success" />
+      <FormAlert variant="danger" messages={[error]} testId="forgot-error" />
+      <form onSubmit={submit}>
+        <div className="mb-4">
+          <label htmlFor="forgot-email" className="form-label">
+            Email
+          </label>
+          <input
+            id="forgot-email"
+            type="email"
+            required
+            className="form-control"
+            autoComplete="email"
+            placeholder="you@company.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn btn-primary w-100" disabled={busy || !email.trim()}>
+          {busy ? 'Sending…' : 'Send Reset Link'}
+        </button>
+      </form>
+      <p className="mt-4 mb-0 text-center">
+        <Link to="/login">Back to login</Link>
+      </p>
+    </AccountCard>
+  );
+}

@@ -1,0 +1,134 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { usePageTitle } from '../../app/page-meta.ts';
+import { AccountCard, FormAlert } from './account-ui.tsx';
+import { errorMessage, resetPassword } from './accounts-api.ts';
+
+export const RESET_TITLE = 'Reset Password — Kitshop';
+/** The shared password minimum (PASSWORD_MIN in common/schemas/accounts.ts, kept here without Zod). */
+const PASSWORD_MIN = 8;
+const MISSING_TOKEN = 'Reset token is missing. Please use the link from your email.';
+
+/**
+ * Chooses a new password with the link's `token` and `email` query parameters. Without a token
+ * the button stays disabled and says why. Success clears the fields and offers the login form.
+ */
+export function ResetPasswordPage() {
+  usePageTitle(RESET_TITLE);
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [email, setEmail] = useState(() => params.get('email') ?? '');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [visible, setVisible] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!token) {
+      setError(MISSING_TOKEN);
+      return;
+    }
+    if (password !== confirmation) {
+      setError('Passwords are not matching.');
+      return;
+    }
+    setBusy(true);
+    setSuccess(null);
+    setError(null);
+    try {
+      await resetPassword({ token, email: email.trim(), password, password_confirmation: confirmation });
+      setSuccess('Password updated. You can now log in.');
+      setEmail('');
+      setPassword('');
+      setConfirmation('');
+    } catch (failure) {
+      setError(errorMessage(failure, 'Could not reset password.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const type = visible ? 'text' : 'password';
+  return (
+    <AccountCard title="Choose a new password" lead="Enter a new password for your account.">
+      {!token && <FormAlert variant="danger" messages={[MISSING_TOKEN]} testId="reset-token-missing" />}
+      {success && (
+        <div className="alert alert-success" role="alert" data-testid="reset-success">
+          {success} <Link to="/login">Go to login</Link>
+        </div>
+      )}
+      <FormAlert variant="danger" messages={[error === MISSING_TOKEN ? null : error]} testId="reset-error" />
+      <form onSubmit={submit}>
+        <div className="mb-3">
+          <label htmlFor="reset-email" className="form-label">
+            Email
+          </label>
+          <input
+            id="reset-email"
+            type="email"
+            required
+            className="form-control"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </div>
+        <div className="mb-3">
+          <label htmlFor="reset-password" className="form-label">
+            New Password
+          </label>
+          <div className="input-group">
+            <input
+              id="reset-password"
+              type={type}
+              required
+              minLength={PASSWORD_MIN}
+              className="form-control"
+              autoComplete="new-password"
+              aria-describedby="reset-password-hint"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <button
+              type="button"
+              className="btn btn-outline-secondary"
+              aria-label={visible ? 'Hide passwords' : 'Show passwords'}
+              aria-controls="reset-password reset-confirmation"
+              onClick={() => setVisible((v) => !v)}
+            >
+              {visible ? 'Hide' : 'Show'}
+            </button>
+          </div>
+          <div id="reset-password-hint" className="form-text">
+            Minimum 8 characters.
+          </div>
+        </div>
+        <div className="mb-4">
+          <label htmlFor="reset-confirmation" className="form-label">
+            Confirm New Password
+          </label>
+          <input
+            id="reset-confirmation"
+            type={type}
+            required
+            minLength={PASSWORD_MIN}
+            className="form-control"
+            autoComplete="new-password"
+            value={confirmation}
+            onChange={(e) => setConfirmation(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn btn-primary w-100" disabled={!token || busy}>
+          Reset Password
+        </button>
+      </form>
+      <p className="mt-4 mb-0 text-center">
+        <Link to="/login">Back to login</Link>
+      </p>
+    </AccountCard>
+  );
+}

@@ -1,0 +1,78 @@
+import { Link } from 'react-router';
+import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
+import { Icon } from '../../components/icon.tsx';
+import { appUrl } from '../../lib/initial-data.ts';
+import { usePurchases } from './library-api.ts';
+
+function Purchase({ item }: { item: PurchaseItem }) {
+  const titleId = `purchase-${item.id}-title`;
+  return (
+    <li className="card purchase" data-testid="purchase">
+      <div className="card-body">
+        <h3 id={titleId} className="h5 fw-bold mb-1">
+          {item.title}
+        </h3>
+        <p className="purchase-spot">{item.spot}</p>
+        <div className="d-flex flex-wrap gap-2">
+          {/* A file download: a plain link, not a route. */}
+          <a href={appUrl(`/download/${item.id}`)} className="btn btn-primary btn-sm" aria-describedby={titleId}>
+            <Icon name="download" size={16} /> Download
+          </a>
+          <Link to={`/docs/${item.sef_id}`} className="btn btn-outline-secondary btn-sm" aria-describedby={titleId}>
+            <Icon name="book" size={16} /> Documentation
+          </Link>
+          <Link to={`/product/${item.sef_id}`} className="btn btn-outline-secondary btn-sm" aria-describedby={titleId}>
+            Product page
+          </Link>
+          <Link
+            to={`/user-panel/item/${item.sef_id}`}
+            className="btn btn-outline-secondary btn-sm"
+            aria-describedby={titleId}
+          >
+            <Icon name="gear" size={16} /> Setup guide
+          </Link>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** The user panel's Purchases tab: loading, then the kits bought (downloads, docs, guides) or none. */
+export function PurchasesTab() {
+  const { items, isPending } = usePurchases();
+
+  if (isPending) {
+    return (
+      <div className="purchases-loading d-flex align-items-center gap-3" role="status" aria-live="polite">
+        <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
+        Loading your purchases…
+      </div>
+    );
+  }
+
+  if (!items || items.length === 0) {
+    return (
+      <div className="purchases-empty text-center" data-testid="purchases-empty">
+        <span className="icon-badge">
+          <Icon name="cart" />
+        </span>
+        <h2 className="h5 fw-bold">No purchases yet</h2>
+        <p className="text-body-secondary">Kits you buy appear here with their downloads, docs and setup guides.</p>
+        <Link to="/#kits" className="btn btn-primary">
+          Browse Kits
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <h2 className="visually-hidden">Purchases</h2>
+      <ul className="purchases list-unstyled d-grid gap-3 mb-0">
+        {items.map((item) => (
+          <Purchase key={item.id} item={item} />
+        ))}
+      </ul>
+    </>
+  );
+}
