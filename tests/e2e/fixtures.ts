@@ -65,7 +65,7 @@ export const test = base.extend<Fixtures>({
         window.scrollTo({ top: 0, behavior: 'instant' });
       });
       await page.waitForLoadState('networkidle');
-      await page.screenshot({ path: `test-results/screens/${name}-${testInfo.project.name}.png`, fullPage: true });
+      await page.screenshot({ path: `test-screens/${name}-${testInfo.project.name}.png`, fullPage: true });
     });
   },
 });

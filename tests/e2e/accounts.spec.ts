@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { createAccount, expect, readEmail, setGoogleClaims, test } from './fixtures.ts';
+
+const uniqueEmail = (tag: string) => `${tag}-${randomBytes(5).toString('hex')}@example.com`;
+const returnPath = (page: Page) => page.evaluate(() => window.localStorage.getItem('returnPath'));
+
+async function signInWithPassword(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+test.describe('accounts', () => {
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.name === 'mobile', 'journeys run once, at desktop width; screens are photographed at both');
+  });
+  test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
+
+  test('register, follow the activation mail, get signed in, sign out', async ({ page }) => {
+    const email = uniqueEmail('reg');
+    await page.goto('/register');
+    await expect(page.locator('body')).not.toHaveAttribute('data-page-type');
+    await page.getByLabel('Full Name').fill('Margaret Hamilton');
+    await page.getByLabel('Email').fill(email);
+    await expect(page.getByLabel('Password')).toHaveAttribute('placeholder', 'min 8 characters');
+    await page.getByLabel('Password').fill('apollo-guidance-1969');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.locator('.alert-success')).toContainText(/check your email/i);
+    await expect(page).toHaveURL(/\/$/, { timeout: 5_000 }); // home after 1 s
+
+    const mail = await readEmail(email, { subject: /Activate your Kitshop account/ });
+    const link = mail.links.find((l) => l.includes('/email/verify?'))!;
+    expect(link).toContain(`email=${encodeURIComponent(email)}`);
+    await page.goto(link);
+    await expect(page).toHaveURL(/\/cart$/); // no return path stored: the spec's default
+    await expect(page.locator('header').getByRole('button', { name: 'Margaret Hamilton' })).toBeVisible();
+
+    // The link works once.
+    await page.goto(link);
+    await expect(page.getByRole('alert').filter({ hasText: /invalid|used|expired/ })).toBeVisible();
+
+    await page.locator('header').getByRole('button', { name: 'Margaret Hamilton' }).click();
+    await page.getByRole('link', { name: 'Exit' }).click();
+    await expect(page.getByText('You are leaving this page')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'click here' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('alert').filter({ hasText: 'Logout Successfull' })).toContainText('You are being redirected to home page');
+    await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
+    await expect(page.locator('header').getByRole('link', { name: 'Sign in' })).toBeAttached();
+  });
+
+  test('sign-in messages, then sign in to the user panel and its empty Purchases', async ({ page, db }) => {
+    const user = await createAccount(db, { name: 'Alan Turing' });
+    await page.goto('/login');
+    await expect(page.locator('body')).toHaveAttribute('data-page-type', 'login');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Email and Password fields are required.')).toBeVisible();
+
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill('wrong-password-here');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('These credentials do not match our records.')).toBeVisible();
+
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByLabel('Remember Me').check();
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Login Successfull' })).toBeVisible();
+    await expect(page).toHaveURL(/\/user-panel$/);
+    await expect(page.getByRole('tab', { name: 'Purchases' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByText('No purchases yet')).toBeVisible();
+    await expect(page.locator('main').getByRole('link', { name: 'Browse Kits' })).toHaveAttribute('href', '/#kits');
+    const session = (await page.context().cookies()).find((c) => c.name === 'kitshop_session')!;
+    expect(session.httpOnly).toBe(true);
+    expect(session.expires).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400);
+  });
+
+  test('the user panel sends a signed-out visitor to sign in and back, then lists a granted kit', async ({ page, db }) => {
+    const user = await createAccount(db, { name: 'Katherine Johnson' });
+    const { rows } = await db.query('SELECT id, sef_id, title FROM kits WHERE active ORDER BY position LIMIT 1');
+    const kit = rows[0];
+    await db.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [user.id, kit.id]);
+
+    await page.goto('/user-panel');
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await returnPath(page)).toBe('user-panel');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/user-panel$/);
+    expect(await returnPath(page)).toBeNull();
+
+    const item = page.getByRole('listitem').filter({ hasText: kit.title });
+    await expect(item).toBeVisible();
+    await expect(item.getByRole('link', { name: /Download/ })).toHaveAttribute('href', `/download/${kit.id}`);
+    await expect(item.getByRole('link', { name: /Documentation/ })).toHaveAttribute('href', `/docs/${kit.sef_id}`);
+    await expect(item.getByRole('link', { name: /Product page/ })).toHaveAttribute('href', `/product/${kit.sef_id}`);
+  });
+
+  test('forgot password, reset through the mailed link, sign in with the new password', async ({ page, db }) => {
+    const user = await createAccount(db, { name: 'Barbara Liskov' });
+    await page.goto('/forgot-password');
+    const send = page.getByRole('button', { name: 'Send Reset Link' });
+    await expect(send).toBeDisabled();
+    await page.locator('main').getByLabel('Email').fill(user.email);
+    await send.click();
+    await expect(page.getByText('A reset link has been sent.')).toBeVisible();
+    await expect(page.locator('main').getByLabel('Email')).toHaveValue('');
+
+    const mail = await readEmail(user.email, { subject: /Reset your Kitshop password/ });
+    await page.goto(mail.links.find((l) => l.includes('/reset-password?'))!);
+    await expect(page.locator('main').getByLabel('Email')).toHaveValue(user.email);
+    await page.getByLabel('New Password', { exact: true }).fill('substitution-principle-87');
+    await page.getByLabel('Confirm New Password').fill('substitution-principle-87');
+    await page.getByRole('button', { name: 'Show passwords' }).click();
+    await expect(page.getByLabel('New Password', { exact: true })).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Password updated. You can now log in.')).toBeVisible();
+
+    await signInWithPassword(page, user.email, 'substitution-principle-87');
+    await expect(page).toHaveURL(/\/user-panel$/);
+  });
+
+  test('a reset page without a token says so and cannot be sent', async ({ page }) => {
+    await page.goto('/reset-password');
+    await expect(page.getByText('Reset token is missing. Please use the link from your email.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Reset Password' })).toBeDisabled();
+  });
+
+  test('change the password on the Profile tab', async ({ page, db }) => {
+    const user = await createAccount(db, { name: 'Frances Allen' });
+    await signInWithPassword(page, user.email, user.password);
+    await expect(page).toHaveURL(/\/user-panel$/);
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await expect(page.getByText('Use at least 8 characters, including a number and a symbol.')).toBeVisible();
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByText('Password fields are required.')).toBeVisible();
+    await page.getByLabel('New Password', { exact: true }).fill('optimising-compilers-1');
+    await page.getByLabel('Confirm New Password').fill('optimising-compilers-2');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByText('Passwords are not matching.')).toBeVisible();
+    await page.getByLabel('Confirm New Password').fill('optimising-compilers-1');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.locator('main .alert-success')).toHaveText('Password changed successfully.');
+    await expect(page.getByRole('alert').filter({ hasText: 'Password Change Successful' })).toBeVisible();
+    expect((await readEmail(user.email, { subject: /password was changed/ })).text).toContain('every other signed-in session');
+  });
+
+  test('sign up shows the required-fields message', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('All fields are required.')).toBeVisible();
+  });
+});
+
+test.describe.serial('Google sign-in', () => {
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.name === 'mobile', 'journeys run once, at desktop width');
+  });
+
+  test('a new user signs in with Google and lands on the stored return path', async ({ page, request }) => {
+    const kits = await (await request.post('api/products')).json();
+    await page.goto(`/product/${kits[0].sef_id}`);
+    await page.evaluate((sef) => window.localStorage.setItem('returnPath', `product/${sef}`), kits[0].sef_id);
+    setGoogleClaims({ sub: `google-${randomBytes(4).toString('hex')}`, email: uniqueEmail('g'), email_verified: true, name: 'Grace G' });
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Sign in with Google' }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${kits[0].sef_id}$`));
+    await expect(page.locator('header').getByRole('button', { name: 'Grace G' })).toBeVisible();
+  });
+
+  test('an existing user with the same verified e-mail is linked and signed in', async ({ page, db }) => {
+    const user = await createAccount(db, { name: 'Existing Person' });
+    setGoogleClaims({ sub: `google-${randomBytes(4).toString('hex')}`, email: user.email, email_verified: true, name: 'Whatever' });
+    await page.goto('/register');
+    await page.getByRole('link', { name: 'Sign up with Google' }).click();
+    await expect(page).toHaveURL(/\/user-panel$/);
+    await expect(page.locator('header').getByRole('button', { name: 'Existing Person' })).toBeVisible();
+  });
+});
+
+test('account screens at both widths', async ({ page, snap, db }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await snap('login');
+  await page.goto('/register');
+  await expect(page.getByRole('button', { name: 'Sign Up' })).toBeVisible();
+  await snap('register');
+  await page.goto('/forgot-password');
+  await snap('forgot-password');
+  await page.goto('/reset-password?token=x&email=a%40example.com');
+  await snap('reset-password');
+  const user = await createAccount(db, { name: 'Screen Shot' });
+  await signInWithPassword(page, user.email, user.password);
+  await expect(page.getByText('No purchases yet')).toBeVisible();
+  await snap('user-panel');
+  await page.getByRole('tab', { name: 'Profile' }).click();
+  await snap('user-panel-profile');
+});
