@@ -48,3 +48,12 @@ test('the whole store works under BASE_PATH=/shop', async ({ page, request }) =>
   expect(missing?.status()).toBe(404);
   await expect(page.getByText('404', { exact: true })).toBeVisible();
 });
+
+test('without Google configured, the sign-in and sign-up screens offer no Google button', async ({ page }) => {
+  await page.goto('./login');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in with Google' })).toHaveCount(0);
+  await page.goto('./register');
+  await expect(page.getByRole('button', { name: 'Sign Up' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign up with Google' })).toHaveCount(0);
+});

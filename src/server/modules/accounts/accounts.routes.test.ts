@@ -329,3 +329,57 @@ describe('purchases', () => {
     expect((await browser.post('/api/purchases')).json()).toEqual({ items: [kits[0]] });
   });
 });
+
+describe('limits and guards on the public forms', () => {
+  it('limits sign-ups and reset requests per e-mail address', async () => {
+    const browser = await createClient(t.app, { ip: '10.0.1.1' });
+    const email = uniqueEmail();
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      codes.push(
+        (await browser.post('/api/register', { name: 'Rate', email, password: `limited-password-${i}` })).statusCode,
+      );
+    }
+    expect(codes.slice(0, 5)).not.toContain(429);
+    expect(codes[5]).toBe(429);
+    const forgot: number[] = [];
+    for (let i = 0; i < 6; i++) forgot.push((await browser.post('/api/forgot-password', { email })).statusCode);
+    expect(forgot).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('rejects every account call without the CSRF token', async () => {
+    for (const url of [
+      '/api/login',
+      '/api/register',
+      '/api/forgot-password',
+      '/api/reset-password',
+      '/api/changePassword',
+      '/api/purchases',
+      '/email/verify',
+    ]) {
+      const res = await t.app.inject({ method: 'POST', url, payload: {} });
+      expect(res.statusCode, url).toBe(419);
+    }
+  });
+
+  it.each([
+    ['/api/login', { email: 'x@example.com' }, /^password: /],
+    ['/api/login', { email: 'nope', password: 'whatever-long' }, /^email: /],
+    ['/api/login', { email: 'x@example.com', password: 'long-enough-1', remember: 'yes' }, /^remember: /],
+    ['/api/forgot-password', {}, /^email: /],
+    [
+      '/api/reset-password',
+      { email: 'x@example.com', password: 'long-enough-1', password_confirmation: 'long-enough-1' },
+      /^token: /,
+    ],
+    [
+      '/api/reset-password',
+      { token: 't', email: 'x@example.com', password: 'short', password_confirmation: 'short' },
+      /^password: /,
+    ],
+  ])('answers bad input to %s with 422 naming the field', async (url, body, message) => {
+    const res = await (await createClient(t.app)).post(url, body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(message);
+  });
+});
