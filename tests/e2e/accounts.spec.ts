@@ -13,9 +13,7 @@ async function signInWithPassword(page: Page, email: string, password: string) {
 }
 
 test.describe('accounts', () => {
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name === 'mobile', 'journeys run once, at desktop width; screens are photographed at both');
-  });
+  test.skip(({ isMobile }) => isMobile, 'journeys run once, at desktop width; screens are photographed at both');
   test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
 
   test('register, follow the activation mail, get signed in, sign out', async ({ page }) => {
@@ -45,7 +43,9 @@ test.describe('accounts', () => {
     await page.getByRole('link', { name: 'Exit' }).click();
     await expect(page.getByText('You are leaving this page')).toBeVisible();
     await expect(page.getByRole('link', { name: 'click here' })).toHaveAttribute('href', '/');
-    await expect(page.getByRole('alert').filter({ hasText: 'Logout Successfull' })).toContainText('You are being redirected to home page');
+    await expect(page.getByRole('alert').filter({ hasText: 'Logout Successfull' })).toContainText(
+      'You are being redirected to home page',
+    );
     await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
     await expect(page.locator('header').getByRole('link', { name: 'Sign in' })).toBeAttached();
   });
@@ -75,7 +75,10 @@ test.describe('accounts', () => {
     expect(session.expires).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400);
   });
 
-  test('the user panel sends a signed-out visitor to sign in and back, then lists a granted kit', async ({ page, db }) => {
+  test('the user panel sends a signed-out visitor to sign in and back, then lists a granted kit', async ({
+    page,
+    db,
+  }) => {
     const user = await createAccount(db, { name: 'Katherine Johnson' });
     const { rows } = await db.query('SELECT id, sef_id, title FROM kits WHERE active ORDER BY position LIMIT 1');
     const kit = rows[0];
@@ -143,7 +146,9 @@ test.describe('accounts', () => {
     await page.getByRole('button', { name: 'Change Password' }).click();
     await expect(page.locator('main .alert-success')).toHaveText('Password changed successfully.');
     await expect(page.getByRole('alert').filter({ hasText: 'Password Change Successful' })).toBeVisible();
-    expect((await readEmail(user.email, { subject: /password was changed/ })).text).toContain('every other signed-in session');
+    expect((await readEmail(user.email, { subject: /password was changed/ })).text).toContain(
+      'every other signed-in session',
+    );
   });
 
   test('sign up shows the required-fields message', async ({ page }) => {
@@ -153,31 +158,40 @@ test.describe('accounts', () => {
   });
 });
 
-test.describe.serial('Google sign-in', () => {
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name === 'mobile', 'journeys run once, at desktop width');
-  });
+test.describe
+  .serial('Google sign-in', () => {
+    test.skip(({ isMobile }) => isMobile, 'journeys run once, at desktop width');
 
-  test('a new user signs in with Google and lands on the stored return path', async ({ page, request }) => {
-    const kits = await (await request.post('api/products')).json();
-    await page.goto(`/product/${kits[0].sef_id}`);
-    await page.evaluate((sef) => window.localStorage.setItem('returnPath', `product/${sef}`), kits[0].sef_id);
-    setGoogleClaims({ sub: `google-${randomBytes(4).toString('hex')}`, email: uniqueEmail('g'), email_verified: true, name: 'Grace G' });
-    await page.goto('/login');
-    await page.getByRole('link', { name: 'Sign in with Google' }).click();
-    await expect(page).toHaveURL(new RegExp(`/product/${kits[0].sef_id}$`));
-    await expect(page.locator('header').getByRole('button', { name: 'Grace G' })).toBeVisible();
-  });
+    test('a new user signs in with Google and lands on the stored return path', async ({ page, request }) => {
+      const kits = await (await request.post('api/products')).json();
+      await page.goto(`/product/${kits[0].sef_id}`);
+      await page.evaluate((sef) => window.localStorage.setItem('returnPath', `product/${sef}`), kits[0].sef_id);
+      setGoogleClaims({
+        sub: `google-${randomBytes(4).toString('hex')}`,
+        email: uniqueEmail('g'),
+        email_verified: true,
+        name: 'Grace G',
+      });
+      await page.goto('/login');
+      await page.getByRole('link', { name: 'Sign in with Google' }).click();
+      await expect(page).toHaveURL(new RegExp(`/product/${kits[0].sef_id}$`));
+      await expect(page.locator('header').getByRole('button', { name: 'Grace G' })).toBeVisible();
+    });
 
-  test('an existing user with the same verified e-mail is linked and signed in', async ({ page, db }) => {
-    const user = await createAccount(db, { name: 'Existing Person' });
-    setGoogleClaims({ sub: `google-${randomBytes(4).toString('hex')}`, email: user.email, email_verified: true, name: 'Whatever' });
-    await page.goto('/register');
-    await page.getByRole('link', { name: 'Sign up with Google' }).click();
-    await expect(page).toHaveURL(/\/user-panel$/);
-    await expect(page.locator('header').getByRole('button', { name: 'Existing Person' })).toBeVisible();
+    test('an existing user with the same verified e-mail is linked and signed in', async ({ page, db }) => {
+      const user = await createAccount(db, { name: 'Existing Person' });
+      setGoogleClaims({
+        sub: `google-${randomBytes(4).toString('hex')}`,
+        email: user.email,
+        email_verified: true,
+        name: 'Whatever',
+      });
+      await page.goto('/register');
+      await page.getByRole('link', { name: 'Sign up with Google' }).click();
+      await expect(page).toHaveURL(/\/user-panel$/);
+      await expect(page.locator('header').getByRole('button', { name: 'Existing Person' })).toBeVisible();
+    });
   });
-});
 
 test('account screens at both widths', async ({ page, snap, db }) => {
   await page.goto('/login');
