@@ -11,12 +11,14 @@ import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSession } from './http/session.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
+import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
+import { registerOrderRoutes, registerSandboxRoutes } from './modules/orders/orders.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -110,6 +112,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerAccountRoutes(scope, accounts);
       if (deps.google) registerGoogleRoutes(scope, accounts, deps.google);
       registerLibraryRoutes(scope, db);
+      const payments = {
+        db,
+        config,
+        catalog,
+        mailQueued: accounts.mailQueued,
+        webhookSecret:
+          config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
+      };
+      registerOrderRoutes(scope, payments);
+      if (config.paymentProvider === 'sandbox') {
+        registerSandboxRoutes(scope, {
+          ...payments,
+          // The sandbox pays through the very same webhook route a real payment uses.
+          deliverWebhook: (body, signature) =>
+            app.inject({
+              method: 'POST',
+              url: `${config.basePath}/api/webhooks/paddle`,
+              headers: { 'content-type': 'application/json', 'paddle-signature': signature },
+              payload: body,
+            }),
+        });
+      }
       registerCatalogRoutes(scope, catalog);
       registerSeoRoutes(scope, { config, catalog });
       registerPageShell(scope, {

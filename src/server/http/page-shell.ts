@@ -18,6 +18,8 @@ export type ClientConfig = {
   supportEmail: string;
   gaMeasurementId: string | null;
   googleEnabled: boolean;
+  /** How the checkout page opens its payment frame. */
+  payment: { provider: 'sandbox' | 'paddle'; clientToken: string | null; environment: 'sandbox' | 'production' };
 };
 
 const escapeHtml = (text: string) =>
@@ -114,6 +116,11 @@ export function registerPageShell(
     supportEmail: config.supportEmail,
     gaMeasurementId: config.gaMeasurementId ?? null,
     googleEnabled: deps.googleEnabled,
+    payment: {
+      provider: config.paymentProvider,
+      clientToken: config.paymentProvider === 'paddle' ? (config.paddle.clientToken ?? null) : null,
+      environment: config.paddle.environment,
+    },
   };
   const clientConfigJson = scriptJson(clientConfig);
   const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };

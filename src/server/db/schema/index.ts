@@ -2,3 +2,4 @@ export * from './accounts.ts';
 export * from './catalog.ts';
 export * from './library.ts';
 export * from './mail.ts';
+export * from './orders.ts';

@@ -84,3 +84,26 @@ export function passwordChangedMail(ctx: MailContext, to: { name: string; email:
     ctx.supportEmail,
   );
 }
+
+export function orderConfirmationMail(
+  ctx: MailContext,
+  to: { name: string; email: string },
+  order: { publicId: string; items: { title: string; priceCents: number }[]; totalCents: number },
+) {
+  const usd = (cents: number) => `USD ${(cents / 100).toFixed(2)}`;
+  return compose(
+    to.email,
+    `Your ${SITE_NAME} order ${order.publicId}`,
+    {
+      heading: 'Thank you for your order!',
+      paragraphs: [
+        `Hi ${to.name}, your payment went through and your kits are ready in your user panel: downloads, documentation and setup guides.`,
+        `Order ${order.publicId}:`,
+        ...order.items.map((item) => `• ${item.title}: ${usd(item.priceCents)}`),
+        `Total before tax: ${usd(order.totalCents)}. Your receipt with tax details comes from our payment provider.`,
+      ],
+      action: { label: 'Open my user panel', url: `${ctx.publicUrl}/user-panel` },
+    },
+    ctx.supportEmail,
+  );
+}

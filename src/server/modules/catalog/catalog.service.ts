@@ -21,6 +21,7 @@ export type CatalogSnapshot = {
   list: KitSummary[];
   listJson: string;
   bySef: Map<string, CatalogEntry>;
+  byId: Map<number, CatalogEntry>;
 };
 
 function toSummary(kit: KitRow): KitSummary {
@@ -48,7 +49,7 @@ export function buildSnapshot(rows: KitRow[]): CatalogSnapshot {
       docsJson: docs ? JSON.stringify(docs) : null,
     });
   });
-  return { list, listJson: JSON.stringify(list), bySef };
+  return { list, listJson: JSON.stringify(list), bySef, byId: new Map([...bySef.values()].map((e) => [e.kit.id, e])) };
 }
 
 export type Catalog = ReturnType<typeof createCatalog>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
 import { kits } from '../../db/schema/catalog.ts';
@@ -33,4 +33,17 @@ export async function grantEntitlements(
         grantedAt: sql`CASE WHEN ${entitlements.revokedAt} IS NULL THEN ${entitlements.grantedAt} ELSE now() END`,
       },
     });
+}
+
+/** Takes kits away again (a refund or chargeback); downloads stop, the purchase list drops them. */
+export async function revokeEntitlements(
+  db: Pick<Database, 'update'>,
+  userId: number,
+  kitIds: number[],
+): Promise<void> {
+  if (kitIds.length === 0) return;
+  await db
+    .update(entitlements)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(entitlements.userId, userId), inArray(entitlements.kitId, kitIds), isNull(entitlements.revokedAt)));
 }

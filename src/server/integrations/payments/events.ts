@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/**
+ * Paddle Billing's webhook events, read into the shop's own small set of events. Only the fields
+ * the shop relies on are checked; everything else in the payload is kept as received.
+ */
+const Money = z.object({ amount: z.string().regex(/^-?\d+$/), currency_code: z.string() });
+
+const TransactionData = z.object({
+  id: z.string().min(1),
+  status: z.string(),
+  currency_code: z.string(),
+  custom_data: z.object({ order_id: z.string().optional() }).passthrough().nullable().optional(),
+  items: z.array(
+    z
+      .object({ price: z.object({ id: z.string(), unit_price: Money }).passthrough(), quantity: z.number().int() })
+      .passthrough(),
+  ),
+  details: z
+    .object({
+      line_items: z
+        .array(z.object({ id: z.string(), price_id: z.string(), quantity: z.number().int() }).passthrough())
+        .optional(),
+    })
+    .passthrough()
+    .optional(),
+});
+
+const AdjustmentData = z.object({
+  id: z.string().min(1),
+  action: z.string(),
+  status: z.string(),
+  transaction_id: z.string().min(1),
+  items: z.array(z.object({ item_id: z.string(), type: z.string() }).passthrough()).default([]),
+});
+
+const Envelope = z.object({
+  event_id: z.string().min(1).max(200),
+  event_type: z.string().min(1).max(100),
+  occurred_at: z.string().optional(),
+  data: z.unknown(),
+});
+
+export type PaymentCompleted = {
+  kind: 'payment_completed';
+  transactionId: string;
+  orderPublicId: string | undefined;
+  currency: string;
+  lines: { priceId: string; quantity: number; unitPriceCents: number; currency: string; transactionItemId?: string }[];
+};
+export type PaymentReversed = {
+  kind: 'payment_reversed';
+  adjustmentId: string;
+  reason: 'refund' | 'chargeback';
+  transactionId: string;
+  transactionItemIds: string[];
+};
+export type ShopPaymentEvent = PaymentCompleted | PaymentReversed | { kind: 'other' };
+export type ReceivedEvent = { eventId: string; eventType: string; event: ShopPaymentEvent };
+
+export class EventFormatError extends Error {}
+
+export function readPaddleEvent(payload: unknown): ReceivedEvent {
+  const envelope = Envelope.safeParse(payload);
+  if (!envelope.success) throw new EventFormatError('The event is not in Paddle’s format.');
+  const { event_id: eventId, event_type: eventType, data } = envelope.data;
+  if (eventType === 'transaction.completed') {
+    const parsed = TransactionData.safeParse(data);
+    if (!parsed.success) throw new EventFormatError('The transaction in this event is not in Paddle’s format.');
+    const t = parsed.data;
+    const lineIds = t.details?.line_items ?? [];
+    return {
+      eventId,
+      eventType,
+      event: {
+        kind: 'payment_completed',
+        transactionId: t.id,
+        orderPublicId: t.custom_data?.order_id,
+        currency: t.currency_code,
+        lines: t.items.map((item) => ({
+          priceId: item.price.id,
+          quantity: item.quantity,
+          unitPriceCents: Number(item.price.unit_price.amount),
+          currency: item.price.unit_price.currency_code,
+          transactionItemId: lineIds.find((l) => l.price_id === item.price.id)?.id,
+        })),
+      },
+    };
+  }
+  if (eventType === 'adjustment.created' || eventType === 'adjustment.updated') {
+    const parsed = AdjustmentData.safeParse(data);
+    if (!parsed.success) throw new EventFormatError('The adjustment in this event is not in Paddle’s format.');
+    const a = parsed.data;
+    if (a.status === 'approved' && (a.action === 'refund' || a.action === 'chargeback')) {
+      return {
+        eventId,
+        eventType,
+        event: {
+          kind: 'payment_reversed',
+          adjustmentId: a.id,
+          reason: a.action,
+          transactionId: a.transaction_id,
+          transactionItemIds: a.items.map((i) => i.item_id),
+        },
+      };
+    }
+  }
+  return { eventId, eventType, event: { kind: 'other' } };
+}

@@ -1,0 +1,58 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+/** The sandbox's webhook secret, derived from the cookie secret so every instance agrees on it. */
+export const sandboxWebhookSecret = (cookieSecret: string) =>
+  createHmac('sha256', cookieSecret).update('kitshop sandbox webhook').digest('hex');
+
+export const SANDBOX_CARDS = { paid: '4242424242424242', declined: '4000000000000002' } as const;
+
+const id = (prefix: string) => `${prefix}_${randomBytes(13).toString('hex')}`;
+
+/**
+ * A `transaction.completed` event in Paddle Billing's format for a sandbox payment, so it travels
+ * the same webhook path (signature, parsing, checks, fulfilment) as a real one.
+ */
+export function sandboxTransactionCompleted(order: {
+  publicId: string;
+  userId: number;
+  items: { kitId: number; paddlePriceId: string; priceCents: number }[];
+}) {
+  const now = new Date().toISOString();
+  const subtotal = order.items.reduce((sum, i) => sum + i.priceCents, 0);
+  const lines = order.items.map((item) => ({ id: id('txnitm'), item }));
+  return {
+    event_id: id('evt'),
+    event_type: 'transaction.completed',
+    occurred_at: now,
+    notification_id: id('ntf'),
+    data: {
+      id: id('txn'),
+      status: 'completed',
+      customer_id: `ctm_sandbox${order.userId}`,
+      origin: 'web',
+      collection_mode: 'automatic',
+      currency_code: 'USD',
+      custom_data: { order_id: order.publicId },
+      created_at: now,
+      updated_at: now,
+      billed_at: now,
+      items: lines.map(({ item }) => ({
+        price: {
+          id: item.paddlePriceId,
+          product_id: `pro_sandbox${item.kitId}`,
+          unit_price: { amount: String(item.priceCents), currency_code: 'USD' },
+        },
+        quantity: 1,
+      })),
+      details: {
+        totals: { subtotal: String(subtotal), tax: '0', discount: '0', total: String(subtotal), currency_code: 'USD' },
+        line_items: lines.map(({ id: lineId, item }) => ({
+          id: lineId,
+          price_id: item.paddlePriceId,
+          quantity: 1,
+          totals: { subtotal: String(item.priceCents), tax: '0', discount: '0', total: String(item.priceCents) },
+        })),
+      },
+    },
+  };
+}
