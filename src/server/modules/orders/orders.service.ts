@@ -73,17 +73,15 @@ export async function priceCart(
       .insert(orders)
       .values({ publicId, userId: user.id, totalCents: total, itemsKey })
       .returning({ id: orders.id });
-    await tx
-      .insert(orderItems)
-      .values(
-        toPay.map((kit) => ({
-          orderId: order!.id,
-          kitId: kit.id,
-          title: kit.title,
-          priceCents: kit.priceCents,
-          paddlePriceId: kit.paddlePriceId,
-        })),
-      );
+    await tx.insert(orderItems).values(
+      toPay.map((kit) => ({
+        orderId: order!.id,
+        kitId: kit.id,
+        title: kit.title,
+        priceCents: kit.priceCents,
+        paddlePriceId: kit.paddlePriceId,
+      })),
+    );
     return publicId;
   });
   return { items, order_id: orderId, email: account?.email ?? null };

@@ -1,0 +1,321 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../../tests/factories/users.ts';
+import { type Client, createClient } from '../../../../tests/setup/client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
+import { signPaddleBody } from '../../integrations/payments/signature.ts';
+
+let t: TestApp;
+let kits: { id: number; sef_id: string; price_cents: number; paddle_price_id: string }[];
+const secret = sandboxWebhookSecret('test-secret-test-secret-test-secret');
+
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
+  kits = (await t.pool.query('SELECT id, sef_id, price_cents, paddle_price_id FROM kits ORDER BY position')).rows;
+});
+afterAll(() => t.close());
+
+async function buyer(): Promise<{ browser: Client; user: Awaited<ReturnType<typeof createUser>> }> {
+  const user = await createUser(t.pool);
+  const browser = await createClient(t.app);
+  await browser.post('/api/login', { email: user.email, password: user.password });
+  return { browser, user };
+}
+
+const deliver = (event: object, options: { key?: string; ts?: number; body?: string } = {}) => {
+  const body = options.body ?? JSON.stringify(event);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/paddle',
+    headers: {
+      'content-type': 'application/json',
+      'paddle-signature': signPaddleBody(body, options.key ?? secret, options.ts),
+    },
+    payload: body,
+  });
+};
+
+async function orderFor(browser: Client, ids: number[]) {
+  return (await browser.post('/api/cart', { products: ids, checkout: true })).json();
+}
+
+async function paidEventFor(publicId: string, userId: number) {
+  const { rows } = await t.pool.query(
+    'SELECT i.kit_id AS "kitId", i.paddle_price_id AS "paddlePriceId", i.price_cents AS "priceCents" FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.public_id = $1 ORDER BY i.id',
+    [publicId],
+  );
+  return sandboxTransactionCompleted({ publicId, userId, items: rows });
+}
+
+const ownedBy = async (userId: number) =>
+  (
+    await t.pool.query('SELECT kit_id FROM entitlements WHERE user_id = $1 AND revoked_at IS NULL ORDER BY kit_id', [
+      userId,
+    ])
+  ).rows.map((r) => r.kit_id);
+
+describe('POST /api/cart', () => {
+  it('prices from the database, ignores unknown ids and client prices, and marks owned kits', async () => {
+    const anonymous = await createClient(t.app);
+    const res = await anonymous.post('/api/cart', {
+      products: [kits[0]!.id, 99999, kits[1]!.id, kits[0]!.id],
+      price: 1,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      items: [
+        {
+          id: kits[0]!.id,
+          title: 'Alpha Kit',
+          spot: expect.any(String),
+          price: 49,
+          purchased: false,
+          paddle_id: kits[0]!.paddle_price_id,
+        },
+        {
+          id: kits[1]!.id,
+          title: 'Beta Kit',
+          spot: expect.any(String),
+          price: 19.5,
+          purchased: false,
+          paddle_id: kits[1]!.paddle_price_id,
+        },
+      ],
+      order_id: null,
+      email: null,
+    });
+    const { browser, user } = await buyer();
+    await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [
+      user.id,
+      kits[1]!.id,
+    ]);
+    const mine = (await browser.post('/api/cart', { products: [kits[0]!.id, kits[1]!.id] })).json();
+    expect(mine.items.map((i: { purchased: boolean }) => i.purchased)).toEqual([false, true]);
+  });
+
+  it.each([
+    { products: 'x' },
+    { products: [1.5] },
+    { products: [-1] },
+    {},
+    { products: Array.from({ length: 101 }, (_, i) => i + 1) },
+  ])('answers bad input %o with 422', async (body) => {
+    const res = await (await createClient(t.app)).post('/api/cart', body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/^products/);
+  });
+
+  it('answers 403 to a checkout without a session', async () => {
+    const res = await (await createClient(t.app)).post('/api/cart', { products: [kits[0]!.id], checkout: true });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('creates one pending order for the unowned kits, reuses it, and makes a new one when the cart changes', async () => {
+    const { browser, user } = await buyer();
+    await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [
+      user.id,
+      kits[1]!.id,
+    ]);
+    const first = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
+    expect(first.order_id).toMatch(/^ord_[0-9a-f]{24}$/);
+    expect(first.email).toBe(user.email);
+    expect((await orderFor(browser, [kits[1]!.id, kits[0]!.id])).order_id).toBe(first.order_id);
+    const { rows } = await t.pool.query(
+      'SELECT o.total_cents, i.kit_id, i.title, i.price_cents FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.public_id = $1',
+      [first.order_id],
+    );
+    expect(rows).toEqual([{ total_cents: 4900, kit_id: kits[0]!.id, title: 'Alpha Kit', price_cents: 4900 }]);
+    await t.pool.query('DELETE FROM entitlements WHERE user_id = $1', [user.id]);
+    expect((await orderFor(browser, [kits[0]!.id, kits[1]!.id])).order_id).not.toBe(first.order_id);
+    expect((await orderFor(browser, [kits[1]!.id])).order_id).not.toBe(first.order_id);
+  });
+});
+
+describe('POST /api/webhooks/paddle', () => {
+  it('fulfils a valid transaction.completed: order paid, kits owned, confirmation mailed', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
+    const event = await paidEventFor(order_id, user.id);
+    const res = await deliver(event);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true, outcome: 'fulfilled' });
+    expect(await ownedBy(user.id)).toEqual([kits[0]!.id, kits[1]!.id]);
+    const { rows } = await t.pool.query('SELECT status, transaction_id FROM orders WHERE public_id = $1', [order_id]);
+    expect(rows[0]).toEqual({ status: 'paid', transaction_id: event.data.id });
+    await t.deliverMail();
+    expect(t.mails.at(-1)).toMatchObject({ to: user.email, subject: expect.stringContaining(order_id) });
+    expect(t.mails.at(-1)!.text).toContain('http://shop.test/user-panel');
+    // Bought kits show as purchased at the next checkout.
+    expect((await orderFor(browser, [kits[0]!.id])).items[0].purchased).toBe(true);
+  });
+
+  it('answers a repeated event 200 and changes nothing', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const event = await paidEventFor(order_id, user.id);
+    expect((await deliver(event)).json().outcome).toBe('fulfilled');
+    const again = await deliver(event);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().outcome).toBe('duplicate');
+    expect(
+      (await t.pool.query('SELECT count(*)::int AS n FROM entitlements WHERE user_id = $1', [user.id])).rows[0].n,
+    ).toBe(1);
+  });
+
+  it('makes exactly one entitlement from 20 concurrent deliveries of one event', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const event = await paidEventFor(order_id, user.id);
+    const results = await Promise.all(Array.from({ length: 20 }, () => deliver(event)));
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    expect(results.filter((r) => r.json().outcome === 'fulfilled')).toHaveLength(1);
+    expect(
+      (await t.pool.query('SELECT count(*)::int AS n FROM entitlements WHERE user_id = $1', [user.id])).rows[0].n,
+    ).toBe(1);
+    expect(
+      (await t.pool.query('SELECT count(*)::int AS n FROM payment_events WHERE event_id = $1', [event.event_id]))
+        .rows[0].n,
+    ).toBe(1);
+  });
+
+  it.each([
+    ['a tampered body', { tamper: true }],
+    ['a wrong key', { key: 'not-the-secret' }],
+    ['a stale timestamp', { ts: Math.floor(Date.now() / 1000) - 60 }],
+  ])('answers 400 to %s and grants nothing', async (_label, options) => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const event = await paidEventFor(order_id, user.id);
+    const body = JSON.stringify(event);
+    const signed = signPaddleBody(body, (options as { key?: string }).key ?? secret, (options as { ts?: number }).ts);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/paddle',
+      headers: { 'content-type': 'application/json', 'paddle-signature': signed },
+      payload: (options as { tamper?: boolean }).tamper ? body.replace('4900', '1') : body,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toHaveProperty('message');
+    expect(await ownedBy(user.id)).toEqual([]);
+  });
+
+  it('answers 400 without a signature and to a body that is not a Paddle event', async () => {
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/webhooks/paddle',
+          headers: { 'content-type': 'application/json' },
+          payload: '{}',
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect((await deliver({ hello: 'world' })).statusCode).toBe(400);
+  });
+
+  it('stores and flags an event whose amounts or items do not match the order, or whose order is unknown', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const cheap = await paidEventFor(order_id, user.id);
+    cheap.data.items[0]!.price.unit_price.amount = '100';
+    const res = await deliver(cheap);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().outcome).toBe('flagged');
+    expect(await ownedBy(user.id)).toEqual([]);
+    const { rows } = await t.pool.query('SELECT status, flagged_reason FROM orders WHERE public_id = $1', [order_id]);
+    expect(rows[0].status).toBe('flagged');
+    expect(rows[0].flagged_reason).toMatch(/unit price 100/);
+
+    const unknown = await paidEventFor(order_id, user.id);
+    unknown.data.custom_data.order_id = 'ord_unknown';
+    expect((await deliver(unknown)).json().outcome).toBe('flagged');
+    const stored = await t.pool.query('SELECT outcome, detail FROM payment_events WHERE event_id = $1', [
+      unknown.event_id,
+    ]);
+    expect(stored.rows[0]).toEqual({ outcome: 'flagged', detail: 'No order ord_unknown.' });
+  });
+
+  it('revokes refunded kits: a partial refund only its items, an approved refund that came first waits for its payment', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
+    const paid = await paidEventFor(order_id, user.id);
+    const refund = (items: string[], status = 'approved') => ({
+      event_id: `evt_refund_${Math.random().toString(36).slice(2)}`,
+      event_type: 'adjustment.created',
+      occurred_at: new Date().toISOString(),
+      data: {
+        id: `adj_${Math.random().toString(36).slice(2)}`,
+        action: 'refund',
+        status,
+        transaction_id: paid.data.id,
+        items: items.map((item_id) => ({ item_id, type: 'full' })),
+      },
+    });
+    const [alphaLine, betaLine] = paid.data.details.line_items;
+    // Out of order: the refund of one item arrives before the payment.
+    expect((await deliver(refund([betaLine!.id]))).json().outcome).toBe('waiting');
+    expect((await deliver(paid)).json().outcome).toBe('fulfilled');
+    expect(await ownedBy(user.id)).toEqual([kits[0]!.id]);
+    expect((await t.pool.query('SELECT status FROM orders WHERE public_id = $1', [order_id])).rows[0].status).toBe(
+      'partially_refunded',
+    );
+    // A pending refund changes nothing; an approved chargeback of the rest revokes it.
+    expect((await deliver(refund([alphaLine!.id], 'pending_approval'))).json().outcome).toBe('ignored');
+    const chargeback = { ...refund([alphaLine!.id]), event_type: 'adjustment.updated' };
+    chargeback.data.action = 'chargeback';
+    expect((await deliver(chargeback)).json().outcome).toBe('refunded');
+    expect(await ownedBy(user.id)).toEqual([]);
+    expect((await t.pool.query('SELECT status FROM orders WHERE public_id = $1', [order_id])).rows[0].status).toBe(
+      'refunded',
+    );
+  });
+});
+
+describe('sandbox checkout', () => {
+  it('shows the test card form inside the frame and pays through the webhook', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[1]!.id]);
+    const page = await browser.get(`/sandbox/checkout?order_id=${order_id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Test payment');
+    expect(page.body).toContain('<label for="card">Card number</label>');
+    expect(page.body).toContain('>Pay</button>');
+    const csrf = JSON.parse(/id="sandbox-data">(.*?)<\/script>/.exec(page.body)![1]!).csrf;
+
+    const declined = await browser.post(
+      '/sandbox/checkout/pay',
+      { order_id, card_number: '4000 0000 0000 0002' },
+      { 'x-csrf-token': csrf },
+    );
+    expect(declined.statusCode).toBe(400);
+    expect(declined.json().message).toMatch(/declined/);
+    expect(await ownedBy(user.id)).toEqual([]);
+
+    const paid = await browser.post(
+      '/sandbox/checkout/pay',
+      { order_id, card_number: '4242 4242 4242 4242' },
+      { 'x-csrf-token': csrf },
+    );
+    expect(paid.json()).toEqual({ ok: true, redirect: '/checkout?status=success' });
+    expect(await ownedBy(user.id)).toEqual([kits[1]!.id]);
+    const again = await browser.post(
+      '/sandbox/checkout/pay',
+      { order_id, card_number: '4242424242424242' },
+      { 'x-csrf-token': csrf },
+    );
+    expect(again.statusCode).toBe(409);
+  });
+
+  it("refuses someone else's order and a signed-out payer", async () => {
+    const { browser } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const other = await buyer();
+    expect(
+      (await other.browser.post('/sandbox/checkout/pay', { order_id, card_number: '4242424242424242' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await (await createClient(t.app)).post('/sandbox/checkout/pay', { order_id, card_number: '4242424242424242' }))
+        .statusCode,
+    ).toBe(401);
+  });
+});
