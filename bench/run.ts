@@ -25,8 +25,9 @@ import {
   waitFor200,
 } from './lib/proc.ts';
 import { fmt, markdownTable, type Row, UNITS_NOTE } from './lib/report.ts';
-import { type Server, serverEnv, startServer, stopServer } from './lib/server.ts';
+import { BENCH_SESSION_SECRET, type Server, serverEnv, startServer, stopServer } from './lib/server.ts';
 import { measureSignIns, SIGN_INS } from './lib/signin.ts';
+import { measureWebhooks, ORDERS } from './lib/webhooks.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -230,6 +231,28 @@ async function signInSection(server: Server, databaseUrl: string): Promise<void>
     });
   } catch (error) {
     errorRow('Concurrent sign-ins', '≤ 200 ms p99, catalog ≤ 50 ms p99', error);
+  }
+}
+
+async function webhookSection(server: Server, databaseUrl: string): Promise<void> {
+  section(`webhooks: ${ORDERS * 2} concurrent deliveries for ${ORDERS} orders (each event twice)`);
+  try {
+    const f = await measureWebhooks(server.url, databaseUrl, BENCH_SESSION_SECRET);
+    console.log(`  statuses ${JSON.stringify(f.statuses)}, p50 ${f.p50Ms} ms`);
+    rows.push({
+      figure: `${f.deliveries} concurrent webhook deliveries: result [PG server]`,
+      target: `${ORDERS} paid orders, ${ORDERS} entitlements, no 5xx`,
+      measured: `${f.paidOrders} paid, ${f.entitlements} entitlements, ${f.fiveXx} 5xx`,
+      ok: f.paidOrders === ORDERS && f.entitlements === ORDERS && f.fiveXx === 0,
+    });
+    rows.push({
+      figure: 'Webhook delivery p99 [PG server]',
+      target: '≤ 200 ms',
+      measured: `${f.p99Ms} ms (p50 ${f.p50Ms} ms)`,
+      ok: f.p99Ms <= 200,
+    });
+  } catch (error) {
+    errorRow('Concurrent webhook deliveries', 'all paid, no 5xx, p99 ≤ 200 ms', error);
   }
 }
 
@@ -441,6 +464,7 @@ async function main(): Promise<void> {
     console.log(`  ready at ${server.url} on database ${database}`);
     await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
     await signInSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
+    await webhookSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

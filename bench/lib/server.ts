@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { type Child, freePort, startChild, stopChild, stopStrays, waitFor200 } from './proc.ts';
 
+export const BENCH_SESSION_SECRET = 'kitshop-bench-session-secret-0123456789';
+
 export type Server = { child: Child; port: number; url: string; pid: number; dataDir: string };
 
 /** The environment of a bench server: the caller's, minus what would change what is measured. */
@@ -23,6 +25,8 @@ export function serverEnv(options: {
     LOG_LEVEL: 'warn',
     // The README: "off only for local load tests"; 50 connections from one address are one.
     RATE_LIMITS: 'off',
+    // Known, so the bench can sign sandbox webhook events the way the server expects them.
+    SESSION_SECRET: BENCH_SESSION_SECRET,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   };
 }

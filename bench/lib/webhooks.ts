@@ -1,0 +1,103 @@
+import pg from 'pg';
+import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../src/server/integrations/payments/sandbox.ts';
+import { signPaddleBody } from '../../src/server/integrations/payments/signature.ts';
+
+export const ORDERS = 100;
+
+export type WebhookFigures = {
+  deliveries: number;
+  p99Ms: number;
+  p50Ms: number;
+  fiveXx: number;
+  paidOrders: number;
+  entitlements: number;
+  statuses: Record<string, number>;
+};
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+};
+
+/**
+ * 100 pending orders of 100 buyers, then each order's `transaction.completed` delivered twice,
+ * all 200 at once, signed the way the sandbox (and Paddle) signs them.
+ */
+export async function measureWebhooks(
+  baseUrl: string,
+  databaseUrl: string,
+  sessionSecret: string,
+): Promise<WebhookFigures> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const tag = `wh${process.pid}`;
+    const { rows: kits } = await db.query(
+      'SELECT id, price_cents, paddle_price_id FROM kits WHERE active ORDER BY position LIMIT 1',
+    );
+    const kit = kits[0];
+    const { rows: users } = await db.query(
+      `INSERT INTO users (name, email, email_verified_at)
+       SELECT 'Webhook buyer ' || n, '${tag}-' || n || '@example.com', now() FROM generate_series(1, ${ORDERS}) n RETURNING id`,
+    );
+    const orders: { publicId: string; userId: number }[] = [];
+    for (const [i, user] of users.entries()) {
+      const publicId = `ord_${tag}_${i}`;
+      const { rows } = await db.query(
+        `INSERT INTO orders (public_id, user_id, total_cents, items_key) VALUES ($1, $2, $3, $4) RETURNING id`,
+        [publicId, user.id, kit.price_cents, String(kit.id)],
+      );
+      await db.query(
+        `INSERT INTO order_items (order_id, kit_id, title, price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $4)`,
+        [rows[0].id, kit.id, kit.price_cents, kit.paddle_price_id],
+      );
+      orders.push({ publicId, userId: user.id });
+    }
+    const secret = sandboxWebhookSecret(sessionSecret);
+    const bodies = orders.map((o) =>
+      JSON.stringify(
+        sandboxTransactionCompleted({
+          publicId: o.publicId,
+          userId: o.userId,
+          items: [{ kitId: kit.id, paddlePriceId: kit.paddle_price_id, priceCents: kit.price_cents }],
+        }),
+      ),
+    );
+    const deliveries = [...bodies, ...bodies];
+    const latencies: number[] = [];
+    const statuses: Record<string, number> = {};
+    await Promise.all(
+      deliveries.map(async (body) => {
+        const started = performance.now();
+        const res = await fetch(`${baseUrl}/api/webhooks/paddle`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'paddle-signature': signPaddleBody(body, secret) },
+          body,
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }),
+    );
+    const paid = await db.query(`SELECT count(*)::int AS n FROM orders WHERE public_id LIKE $1 AND status = 'paid'`, [
+      `ord_${tag}_%`,
+    ]);
+    const owned = await db.query(
+      `SELECT count(*)::int AS n FROM entitlements e JOIN users u ON u.id = e.user_id WHERE u.email LIKE $1 AND e.revoked_at IS NULL`,
+      [`${tag}-%`],
+    );
+    return {
+      deliveries: deliveries.length,
+      p99Ms: Math.round(percentile(latencies, 99)),
+      p50Ms: Math.round(percentile(latencies, 50)),
+      fiveXx: Object.entries(statuses)
+        .filter(([s]) => s.startsWith('5'))
+        .reduce((sum, [, n]) => sum + n, 0),
+      paidOrders: paid.rows[0].n,
+      entitlements: owned.rows[0].n,
+      statuses,
+    };
+  } finally {
+    await db.end();
+  }
+}
