@@ -21,56 +21,55 @@ export async function enqueueMail(db: Executor, mail: OutgoingMail & { link?: st
 /** 5 s, 10 s, 20 s ... capped at 10 minutes: an SMTP outage of minutes loses nothing. */
 export const retryDelaySeconds = (attempts: number) => Math.min(5 * 2 ** Math.max(0, attempts - 1), 600);
 
+type OutboxRow = {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+  link: string | null;
+  attempts: number;
+};
+
 /**
- * Delivers due mails. Rows are claimed with FOR UPDATE SKIP LOCKED inside a transaction that
- * also records the outcome, so two instances never send the same mail and a crash mid-send
- * leaves the row to be retried.
+ * Delivers due mails, a batch at a time. Rows are claimed with FOR UPDATE SKIP LOCKED inside a
+ * transaction that also records the outcome, so two instances never send the same mail and a
+ * crash mid-send leaves the rows to be retried.
  */
-export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, batch = 10): Promise<number> {
-  let delivered = 0;
-  for (let i = 0; i < batch; i++) {
-    const done = await db.transaction(async (tx) => {
-      const { rows } = await tx.execute<{
-        id: number;
-        to: string;
-        subject: string;
-        text: string;
-        html: string;
-        headers: Record<string, string>;
-        link: string | null;
-        attempts: number;
-      }>(
-        sql`SELECT id, "to", subject, text, html, headers, link, attempts FROM mail_outbox
-            WHERE sent_at IS NULL AND next_attempt_at <= now()
-            ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      );
-      const row = rows[0];
-      if (!row) return null;
+export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, batch = 20): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<OutboxRow>(
+      sql`SELECT id, "to", subject, text, html, headers, link, attempts FROM mail_outbox
+          WHERE sent_at IS NULL AND next_attempt_at <= now()
+          ORDER BY next_attempt_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
+    );
+    const sent: number[] = [];
+    for (const row of rows) {
       try {
         await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html, headers: row.headers });
-        await tx.execute(
-          sql`UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ${row.id}`,
-        );
+        sent.push(row.id);
         if (row.link) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
-        return true;
       } catch (error) {
-        const delay = retryDelaySeconds(row.attempts + 1);
-        await tx.execute(
-          sql`UPDATE mail_outbox SET attempts = attempts + 1, last_error = ${String((error as Error).message ?? error).slice(0, 500)},
-              next_attempt_at = now() + make_interval(secs => ${delay}) WHERE id = ${row.id}`,
-        );
-        log.warn(
-          { err: error },
-          `mail to ${row.to} not delivered (attempt ${row.attempts + 1}); retrying in ${delay} s`,
-        );
-        return false;
+        // The transport is failing: this row and the rest of the batch wait for their next attempt.
+        for (const failed of rows.slice(rows.indexOf(row))) {
+          const delay = retryDelaySeconds(failed.attempts + 1);
+          await tx.execute(
+            sql`UPDATE mail_outbox SET attempts = attempts + 1, last_error = ${String((error as Error).message ?? error).slice(0, 500)},
+                next_attempt_at = now() + make_interval(secs => ${delay}) WHERE id = ${failed.id}`,
+          );
+        }
+        log.warn({ err: error }, `mail to ${row.to} not delivered (attempt ${row.attempts + 1}); retrying later`);
+        break;
       }
-    });
-    if (done === null) break;
-    if (done) delivered++;
-    else break; // the transport is failing: wait for the next round
-  }
-  return delivered;
+    }
+    if (sent.length > 0) {
+      await tx.execute(
+        sql`UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id IN ${sql.raw(`(${sent.join(',')})`)}`,
+      );
+    }
+    return sent.length;
+  });
 }
 
 /** Runs delivery every `intervalMs` and whenever `nudge()` is called (right after a mail is queued). */
@@ -88,7 +87,8 @@ export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, interv
     try {
       do {
         again = false;
-        await deliverDueMail(db, mailer, log);
+        // A full batch means there may be more waiting.
+        if ((await deliverDueMail(db, mailer, log)) >= 20) again = true;
       } while (again && !stopped);
     } catch (error) {
       log.warn({ err: error }, 'mail outbox round failed');
@@ -98,11 +98,19 @@ export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, interv
   };
   const timer = setInterval(run, intervalMs);
   timer.unref();
+  let nudged: NodeJS.Timeout | undefined;
   return {
-    nudge: () => void run(),
+    // A burst of queued mails (a wave of payments) makes one round, not one each.
+    nudge: () => {
+      nudged ??= setTimeout(() => {
+        nudged = undefined;
+        void run();
+      }, 50);
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(nudged);
       while (running) await new Promise((r) => setTimeout(r, 20));
       mailer.close();
     },

@@ -62,8 +62,40 @@ async function fulfil(tx: Tx, config: Config, event: PaymentCompleted): Promise<
     return { outcome: 'flagged', detail, transactionId: event.transactionId };
   };
   if (!event.orderPublicId) return flag(undefined, 'The transaction carries no order id.');
-  const [order] = await tx.select().from(orders).where(eq(orders.publicId, event.orderPublicId)).for('update');
-  if (!order) return flag(undefined, `No order ${event.orderPublicId}.`);
+  // One round trip for the order (locked), its lines, its buyer and any refund waiting for it.
+  const { rows } = await tx.execute<{
+    id: number;
+    public_id: string;
+    user_id: number;
+    status: string;
+    currency: string;
+    total_cents: number;
+    transaction_id: string | null;
+    buyer_name: string;
+    buyer_email: string;
+    items: { id: number; kitId: number; title: string; priceCents: number; paddlePriceId: string }[];
+    has_waiting: boolean;
+  }>(sql`
+    SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id,
+           u.name AS buyer_name, u.email AS buyer_email,
+           (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
+                   'priceCents', i.price_cents, 'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
+              FROM order_items i WHERE i.order_id = o.id) AS items,
+           EXISTS (SELECT 1 FROM payment_events p WHERE p.outcome = 'waiting' AND p.transaction_id = ${event.transactionId}) AS has_waiting
+      FROM orders o JOIN users u ON u.id = o.user_id
+     WHERE o.public_id = ${event.orderPublicId}
+       FOR UPDATE OF o`);
+  const row = rows[0];
+  if (!row) return flag(undefined, `No order ${event.orderPublicId}.`);
+  const order = {
+    id: row.id,
+    publicId: row.public_id,
+    userId: row.user_id,
+    status: row.status,
+    currency: row.currency,
+    totalCents: row.total_cents,
+    transactionId: row.transaction_id,
+  };
   if (order.status !== 'pending') {
     if (order.transactionId === event.transactionId)
       return { outcome: 'ignored', detail: 'Already fulfilled.', transactionId: event.transactionId };
@@ -72,7 +104,7 @@ async function fulfil(tx: Tx, config: Config, event: PaymentCompleted): Promise<
       `Order ${order.publicId} is ${order.status}; transaction ${event.transactionId} not applied.`,
     );
   }
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id));
+  const items = row.items ?? [];
   // Totals differ by the tax Paddle adds; what must match is what was sold, line by line.
   const problems: string[] = [];
   if (event.currency !== order.currency) problems.push(`currency ${event.currency} instead of ${order.currency}`);
@@ -94,10 +126,19 @@ async function fulfil(tx: Tx, config: Config, event: PaymentCompleted): Promise<
     .update(orders)
     .set({ status: 'paid', paidAt: sql`now()`, transactionId: event.transactionId })
     .where(eq(orders.id, order.id));
-  for (const item of items) {
-    const line = event.lines.find((l) => l.priceId === item.paddlePriceId);
-    if (line?.transactionItemId)
-      await tx.update(orderItems).set({ transactionItemId: line.transactionItemId }).where(eq(orderItems.id, item.id));
+  const lineIds = items
+    .map((item) => ({
+      id: item.id,
+      lineId: event.lines.find((l) => l.priceId === item.paddlePriceId)?.transactionItemId,
+    }))
+    .filter((x): x is { id: number; lineId: string } => Boolean(x.lineId));
+  if (lineIds.length > 0) {
+    await tx.execute(sql`UPDATE order_items SET transaction_item_id = v.line_id
+      FROM (VALUES ${sql.join(
+        lineIds.map((x) => sql`(${x.id}::int, ${x.lineId}::text)`),
+        sql`, `,
+      )}) AS v(id, line_id)
+      WHERE order_items.id = v.id`);
   }
   await grantEntitlements(
     tx,
@@ -105,25 +146,24 @@ async function fulfil(tx: Tx, config: Config, event: PaymentCompleted): Promise<
     items.map((i) => i.kitId),
     order.publicId,
   );
-  const [buyer] = await tx
-    .select({ name: users.name, email: users.email })
-    .from(users)
-    .where(eq(users.id, order.userId));
-  if (buyer) {
-    await enqueueMail(
-      tx,
-      orderConfirmationMail({ publicUrl: config.publicUrl, supportEmail: config.supportEmail }, buyer, {
-        publicId: order.publicId,
-        items,
-        totalCents: order.totalCents,
-      }),
-    );
-  }
-  // A refund that arrived before this payment waited for it.
+  await enqueueMail(
+    tx,
+    orderConfirmationMail(
+      { publicUrl: config.publicUrl, supportEmail: config.supportEmail },
+      { name: row.buyer_name, email: row.buyer_email },
+      { publicId: order.publicId, items, totalCents: order.totalCents },
+    ),
+  );
+  if (row.has_waiting) await applyWaitingReversals(tx, event.transactionId);
+  return { outcome: 'fulfilled', detail: `Order ${order.publicId} paid.`, transactionId: event.transactionId };
+}
+
+/** A refund that arrived before its payment waited for it; the payment is here now. */
+async function applyWaitingReversals(tx: Tx, transactionId: string) {
   const waiting = await tx
     .select({ eventId: paymentEvents.eventId, payload: paymentEvents.payload })
     .from(paymentEvents)
-    .where(and(eq(paymentEvents.outcome, 'waiting'), eq(paymentEvents.transactionId, event.transactionId)));
+    .where(and(eq(paymentEvents.outcome, 'waiting'), eq(paymentEvents.transactionId, transactionId)));
   for (const row of waiting) {
     const { event: reversal } = readPaddleEvent(row.payload);
     if (reversal.kind !== 'payment_reversed') continue;
@@ -133,7 +173,6 @@ async function fulfil(tx: Tx, config: Config, event: PaymentCompleted): Promise<
       .set({ outcome: result.outcome, detail: result.detail ?? null })
       .where(eq(paymentEvents.eventId, row.eventId));
   }
-  return { outcome: 'fulfilled', detail: `Order ${order.publicId} paid.`, transactionId: event.transactionId };
 }
 
 async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
