@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
-import { users } from '../../db/schema/accounts.ts';
 import { orderItems, orders, paymentEvents } from '../../db/schema/orders.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { orderConfirmationMail } from '../../integrations/mail/templates.ts';
