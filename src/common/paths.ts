@@ -8,6 +8,8 @@ export const SCREEN_PATTERNS = [
   '/product/:sefId',
   '/docs/:sefId',
   '/docs/:sefId/:page',
+  '/cart',
+  '/checkout',
   '/login',
   '/register',
   '/forgot-password',

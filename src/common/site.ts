@@ -9,6 +9,8 @@ export const docsTitle = (kitTitle: string) => `${kitTitle} Documentation — Ki
 
 /** Titles of the screens without a title of their own in the data (server head and document.title). */
 export const SCREEN_TITLES: Record<string, string> = {
+  '/cart': 'Cart — Kitshop',
+  '/checkout': 'Make Payment — Kitshop',
   '/login': 'Sign In — Kitshop',
   '/register': 'Sign Up — Kitshop',
   '/forgot-password': 'Forgot Password — Kitshop',

@@ -6,7 +6,14 @@ export const CartRequestSchema = z.object({
   checkout: z.boolean().optional().default(false),
 });
 
-export type CartItem = { id: number; title: string; spot: string; price: number; purchased: boolean; paddle_id: string };
+export type CartItem = {
+  id: number;
+  title: string;
+  spot: string;
+  price: number;
+  purchased: boolean;
+  paddle_id: string;
+};
 export type CartResponse = { items: CartItem[]; order_id: string | null; email: string | null };
 
 export const SandboxPaySchema = z.object({

@@ -23,6 +23,14 @@ export const router = createBrowserRouter(
           lazy: () => import('../features/catalog/docs-page.tsx').then((m) => ({ Component: m.DocsPage })),
         },
         {
+          path: 'cart',
+          lazy: () => import('../features/cart/cart-page.tsx').then((m) => ({ Component: m.CartPage })),
+        },
+        {
+          path: 'checkout',
+          lazy: () => import('../features/checkout/checkout-page.tsx').then((m) => ({ Component: m.CheckoutPage })),
+        },
+        {
           path: 'forgot-password',
           lazy: () =>
             import('../features/accounts/forgot-password-page.tsx').then((m) => ({ Component: m.ForgotPasswordPage })),

@@ -2,8 +2,8 @@ import './user-panel-page.scss';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ProfileTab } from '../features/accounts/profile-tab.tsx';
-import { setReturnPath } from '../features/accounts/return-path.ts';
 import { PurchasesTab } from '../features/library/purchases-tab.tsx';
+import { setReturnPath } from '../lib/return-path.ts';
 import { usePageTitle } from './page-meta.ts';
 import { useCurrentUser } from './session.ts';
 

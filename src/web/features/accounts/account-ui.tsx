@@ -1,7 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { clientConfig } from '../../lib/initial-data.ts';
+import { getReturnPath } from '../../lib/return-path.ts';
 import { googleSignInUrl } from './accounts-api.ts';
-import { getReturnPath } from './return-path.ts';
 
 /** Runs a callback after a delay; the timer is dropped when the screen goes away first. */
 export function useLater(): (callback: () => void, delayMs: number) => void {

@@ -3,9 +3,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { usePageTitle } from '../../app/page-meta.ts';
 import { setCurrentUser } from '../../app/session.ts';
 import { useToast } from '../../app/toasts.tsx';
+import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
-import { takeReturnPath } from './return-path.ts';
 
 export const LOGIN_TITLE = 'Sign In — Kitshop';
 const REDIRECT_MS = 500;

@@ -2,9 +2,9 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/page-meta.ts';
 import { useToast } from '../../app/toasts.tsx';
+import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
-import { takeReturnPath } from './return-path.ts';
 
 export const REGISTER_TITLE = 'Sign Up — Kitshop';
 const REDIRECT_MS = 1000;

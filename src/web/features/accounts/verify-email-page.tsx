@@ -3,9 +3,9 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { VerifyEmailResponse } from '../../../common/schemas/accounts.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
 import { setCurrentUser } from '../../app/session.ts';
+import { takeReturnPath } from '../../lib/return-path.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, verifyEmail } from './accounts-api.ts';
-import { takeReturnPath } from './return-path.ts';
 
 export const VERIFY_TITLE = 'Verify Email — Kitshop';
 

@@ -1,0 +1,182 @@
+import './cart-page.scss';
+import { useEffect, useRef } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { formatUsd } from '../../../common/money.ts';
+import { SCREEN_TITLES } from '../../../common/site.ts';
+import { usePageTitle } from '../../app/page-meta.ts';
+import { Icon } from '../../components/icon.tsx';
+import type { CartLine } from '../../lib/cart/priced-cart.ts';
+import { alreadyPurchasedAmount, cartSubtotal, checkoutTotal, TAX_NOTE } from '../../lib/cart/totals.ts';
+import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
+import { clearReturnPathIfAt } from '../../lib/return-path.ts';
+import { useCartLines } from './cart-api.ts';
+
+export const CART_TITLE = SCREEN_TITLES['/cart']!;
+
+function Line({ item, onRemove }: { item: CartLine; onRemove: (id: number) => void }) {
+  const titleId = `cart-line-${item.id}-title`;
+  return (
+    <li className="cart-line" data-testid="cart-line">
+      <div className="cart-line-text">
+        <h2 id={titleId} className="cart-line-title">
+          {item.title}
+        </h2>
+        <p className="cart-line-spot">{item.spot}</p>
+        {item.purchased && (
+          <span className="badge purchased-badge" data-testid="already-purchased">
+            <Icon name="check" size={14} /> Already purchased
+          </span>
+        )}
+      </div>
+      <div className="cart-line-side">
+        <span className={item.purchased ? 'cart-line-price is-excluded' : 'cart-line-price'}>
+          {formatUsd(item.price)}
+        </span>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-danger cart-remove"
+          aria-describedby={titleId}
+          onClick={() => onRemove(item.id)}
+        >
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function Summary({ items }: { items: CartLine[] }) {
+  const navigate = useNavigate();
+  const subtotal = cartSubtotal(items);
+  const excluded = alreadyPurchasedAmount(items);
+  const total = checkoutTotal(items);
+  return (
+    <aside className="card cart-summary" aria-labelledby="cart-summary-title">
+      <div className="card-body">
+        <h2 id="cart-summary-title" className="h5 fw-bold mb-3">
+          Order summary
+        </h2>
+        <dl className="cart-sums">
+          <div>
+            <dt>Subtotal</dt>
+            <dd data-testid="cart-subtotal">{formatUsd(subtotal)}</dd>
+          </div>
+          {excluded > 0 && (
+            <div className="text-body-secondary">
+              <dt>Excluded (already purchased)</dt>
+              <dd data-testid="cart-excluded">−{formatUsd(excluded)}</dd>
+            </div>
+          )}
+          <div className="cart-total">
+            <dt>Total</dt>
+            <dd data-testid="cart-total">{formatUsd(total)}</dd>
+          </div>
+        </dl>
+        <button
+          type="button"
+          className="btn btn-primary btn-lg w-100"
+          disabled={total <= 0}
+          onClick={() => navigate('/checkout')}
+        >
+          Proceed to Checkout
+        </button>
+        <p className="cart-tax-note">{TAX_NOTE}</p>
+      </div>
+    </aside>
+  );
+}
+
+function EmptyCart() {
+  return (
+    <div className="cart-empty text-center" data-testid="cart-empty">
+      <span className="icon-badge">
+        <Icon name="cart" />
+      </span>
+      <h2 className="h4 fw-bold">Your cart is empty</h2>
+      <p className="text-body-secondary">Pick a starter kit, try its live demo, and it will wait for you here.</p>
+      <Link to="/#kits" className="btn btn-primary">
+        Browse Kits
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * The cart: the local cart's kits as the server prices them, '(n) Items', subtotal and total
+ * (kits bought before are shown but left out of the total), 'Proceed to Checkout' while the total
+ * is above 0, or the empty state. Removing a line updates the local cart (and the header's badge)
+ * and the sums without asking the server again.
+ */
+export function CartPage() {
+  usePageTitle(CART_TITLE);
+  const cart = useCart();
+  const { state, retry } = useCartLines();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    clearReturnPathIfAt('cart');
+  }, []);
+
+  const remove = (id: number) => {
+    cartStore.remove(id);
+    // The pressed button is gone with its line: keep the keyboard user on the page.
+    headingRef.current?.focus();
+  };
+
+  // Only the lines still in the local cart (a removal here or in another tab).
+  const items = state.items?.filter((item) => cart.items[item.id] !== undefined) ?? [];
+  const isEmpty = state.status === 'ready' && items.length === 0;
+
+  return (
+    <section className="section cart-page">
+      <div className="container">
+        <header className="cart-head">
+          <h1 className="cart-title" ref={headingRef} tabIndex={-1}>
+            Your Cart
+          </h1>
+          {state.status === 'ready' && !isEmpty && (
+            <p className="cart-count" data-testid="cart-items-count">
+              ({items.length}) Items
+            </p>
+          )}
+        </header>
+
+        {state.status === 'loading' && (
+          <div className="cart-loading d-flex align-items-center gap-3" role="status" aria-live="polite">
+            <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
+            Loading your cart…
+          </div>
+        )}
+
+        {state.status === 'error' && (
+          <div
+            className="alert alert-warning d-flex flex-wrap align-items-center justify-content-between gap-2"
+            role="alert"
+          >
+            We could not load your cart right now.
+            <button type="button" className="btn btn-sm btn-outline-dark" onClick={retry}>
+              Try again
+            </button>
+          </div>
+        )}
+
+        {isEmpty && <EmptyCart />}
+
+        {state.status === 'ready' && !isEmpty && (
+          <div className="row g-4 align-items-start">
+            <div className="col-12 col-lg-8">
+              <ul className="cart-lines list-unstyled mb-0">
+                {items.map((item) => (
+                  <Line key={item.id} item={item} onRemove={remove} />
+                ))}
+              </ul>
+            </div>
+            <div className="col-12 col-lg-4">
+              <Summary items={items} />
+            </div>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { clientConfig } from '../../../lib/initial-data.ts';
+import { openPaddleCheckout } from './paddle.ts';
+import { openSandboxCheckout } from './sandbox.ts';
+
+/** One line of the order in the payment provider's terms: its price id, always quantity 1. */
+export type PaymentLineItem = { priceId: string; quantity: number };
+
+export type PaymentFrameRequest = {
+  /** Each kit not purchased before, by the provider's price id (the cart line's `paddle_id`). */
+  items: PaymentLineItem[];
+  /** The buyer's e-mail, filled in for them when known. */
+  email: string | null;
+  /** The order the server opened; it comes back in the provider's webhook as custom data. */
+  orderId: string;
+  /** Absolute URL the provider sends the buyer to after paying (`/checkout?status=success`). */
+  successUrl: string;
+  /** The id of the element the inline frame goes into. */
+  container: string;
+};
+
+/**
+ * Opens the inline payment frame of the configured provider inside `request.container`: Paddle.js
+ * (loaded only now, from its own chunk) or the shop's sandbox card form. Rejects when the frame
+ * cannot be opened (Paddle not configured or not reachable, container missing).
+ */
+export function openPaymentFrame(request: PaymentFrameRequest): Promise<void> {
+  return clientConfig.payment.provider === 'paddle'
+    ? openPaddleCheckout(request, clientConfig.payment)
+    : openSandboxCheckout(request);
+}

@@ -1,0 +1,41 @@
+import type { Paddle } from '@paddle/paddle-js';
+import type { PaymentConfig } from '../../../lib/initial-data.ts';
+import type { PaymentFrameRequest } from './index.ts';
+import { FRAME_HEIGHT_PX } from './sandbox.ts';
+
+let loading: Promise<Paddle> | null = null;
+
+/** Paddle.js, initialised once per page; its code is fetched only when a buyer pays through Paddle. */
+function loadPaddle(config: PaymentConfig): Promise<Paddle> {
+  const token = config.clientToken;
+  if (!token) return Promise.reject(new Error('Paddle is not configured: the client token is missing'));
+  loading ??= (async () => {
+    const { initializePaddle } = await import('@paddle/paddle-js');
+    const paddle = await initializePaddle({ token, environment: config.environment });
+    if (!paddle) throw new Error('Paddle.js could not be loaded');
+    return paddle;
+  })().catch((error: unknown) => {
+    loading = null; // a blocked or failed script load may work on the next try
+    throw error;
+  });
+  return loading;
+}
+
+/** Paddle Billing's inline checkout inside the container, light theme, English, initial height 450. */
+export async function openPaddleCheckout(request: PaymentFrameRequest, config: PaymentConfig): Promise<void> {
+  const paddle = await loadPaddle(config);
+  paddle.Checkout.open({
+    items: request.items,
+    ...(request.email ? { customer: { email: request.email } } : {}),
+    customData: { order_id: request.orderId },
+    settings: {
+      displayMode: 'inline',
+      frameTarget: request.container,
+      frameInitialHeight: FRAME_HEIGHT_PX,
+      frameStyle: 'width: 100%; min-width: 312px; background-color: transparent; border: none;',
+      theme: 'light',
+      locale: 'en',
+      successUrl: request.successUrl,
+    },
+  });
+}

@@ -1,0 +1,149 @@
+import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
+
+const usd = (n: number) => `USD ${n.toFixed(2)}`;
+
+test.describe('cart', () => {
+  test('lists the local cart priced by the server; Remove updates the count and totals', async ({
+    page,
+    request,
+    snap,
+  }) => {
+    const { kits } = await loadCatalog(request);
+    const [a, b] = kits;
+    await page.goto('/');
+    await page.getByRole('button', { name: `Buy ${a!.title}` }).click();
+    await page.getByRole('button', { name: `Buy ${b!.title}` }).click();
+    await page.locator('header').getByRole('link', { name: /^Cart/ }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await expect(page.locator('body')).toHaveAttribute('data-page-type', 'cart');
+    await expect(page.getByText('(2) Items')).toBeVisible();
+    await expect(page.getByText(usd(a!.price)).first()).toBeVisible();
+    const total = Math.round((a!.price + b!.price) * 100) / 100;
+    await expect(page.getByTestId('cart-total')).toHaveText(usd(total));
+    await expect(page.getByText(/taxes/i).first()).toBeVisible();
+    await snap('cart');
+
+    await page
+      .locator('main')
+      .getByRole('listitem')
+      .filter({ hasText: a!.title })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await expect(page.getByText('(1) Items')).toBeVisible();
+    await expect(page.getByTestId('cart-count')).toHaveText('1');
+    await expect(page.getByTestId('cart-total')).toHaveText(usd(b!.price));
+    expect(await readCart(page)).toEqual({ count: 1, items: { [b!.id]: b!.id } });
+
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByText('Your cart is empty')).toBeVisible();
+    await expect(page.locator('main').getByRole('link', { name: 'Browse Kits' })).toHaveAttribute('href', '/#kits');
+    await snap('cart-empty');
+  });
+});
+
+test.describe('checkout', () => {
+  test.skip(({ isMobile }) => isMobile, 'the payment journey runs once, at desktop width');
+  // The declined test card answers 400 inside the payment frame, as a real decline would.
+  test.use({ allowedConsoleErrors: [/status of 400/] });
+
+  test('sign in, pay in the sandbox (declined, then accepted), see the success screen and the kit in Purchases', async ({
+    page,
+    request,
+    signIn,
+    snap,
+  }) => {
+    const kit = (await loadCatalog(request)).products[2]!;
+    await signIn('Ada Buyer');
+    await page.goto(`/product/${kit.sef_id}`);
+    await page.getByRole('button', { name: 'Buy Now' }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await page
+      .getByRole('link', { name: 'Proceed to Checkout' })
+      .or(page.getByRole('button', { name: 'Proceed to Checkout' }))
+      .click();
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(page.locator('body')).toHaveAttribute('data-page-type', 'checkout');
+    await expect(page.getByText(kit.title)).toBeVisible();
+    await snap('checkout');
+
+    await page.getByRole('button', { name: 'Make Payment' }).click();
+    await expect(page.getByText(kit.spot)).toBeHidden();
+    const frameElement = page.locator('iframe[title="Payment"]');
+    await expect(frameElement).toBeVisible();
+    expect(await frameElement.evaluate((el) => el.getBoundingClientRect().height)).toBeGreaterThanOrEqual(450);
+    const frame = page.frameLocator('iframe[title="Payment"]');
+    await expect(frame.getByText('Test payment')).toBeVisible();
+    await frame.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await frame.getByRole('button', { name: 'Pay' }).click();
+    await expect(frame.getByRole('alert')).toContainText('declined');
+    await snap('checkout-sandbox-frame');
+
+    await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await frame.getByRole('button', { name: 'Pay' }).click();
+    await expect(page).toHaveURL(/\/checkout\?status=success$/);
+    await expect(page.getByText('Thank you! Your order is being processed.')).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: 'Go to User Panel' }).or(page.getByRole('button', { name: 'Go to User Panel' })),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Continue Shopping' })).toHaveAttribute('href', '/');
+    await snap('checkout-success');
+    const purchase = (await readDataLayer(page)).find((e) => e[0] === 'event' && e[1] === 'purchase');
+    expect(purchase?.[2]).toMatchObject({
+      transaction_id: expect.stringMatching(/^ord_/),
+      value: kit.price,
+      currency: 'USD',
+      tax: kit.price / 2,
+    });
+    expect(await readCart(page)).toEqual({ count: 0, items: {} });
+
+    await page.goto('/user-panel');
+    await expect(page.getByRole('listitem').filter({ hasText: kit.title })).toBeVisible();
+
+    // Buying it again: the kit is owned, shown at 0 with the note, and nothing is left to pay.
+    await page.goto('/');
+    await page.getByRole('button', { name: `Buy ${kit.title}` }).click();
+    await page.goto('/checkout');
+    await expect(page.getByText('You already purchased this item and this item is excluded from order.')).toBeVisible();
+    await expect(page.getByText(usd(0)).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Make Payment' })).toBeDisabled();
+  });
+
+  test('signed out, the checkout offers to sign in and keeps the way back', async ({ page, request }) => {
+    const { kits } = await loadCatalog(request);
+    await page.goto('/');
+    await page.getByRole('button', { name: `Buy ${kits[0]!.title}` }).click();
+    await page.goto('/checkout');
+    await expect(page.getByRole('button', { name: 'Make Payment' })).toHaveCount(0);
+    await page.locator('main').getByRole('link', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => window.localStorage.getItem('returnPath'))).toBe('checkout');
+  });
+
+  test.describe('expired session', () => {
+    test.use({ allowedConsoleErrors: [/status of 403/] });
+    test('a 403 at checkout stores the return path and sends the buyer to sign in', async ({
+      page,
+      request,
+      signIn,
+      db,
+    }) => {
+      const { kits } = await loadCatalog(request);
+      const user = await signIn('Expiring Buyer');
+      await page.goto('/');
+      await page.getByRole('button', { name: `Buy ${kits[0]!.title}` }).click();
+      await page.locator('header').getByRole('link', { name: /^Cart/ }).click();
+      await expect(page).toHaveURL(/\/cart$/);
+      // The session ends while the page still believes it is signed in.
+      await db.query('DELETE FROM sessions WHERE user_id = $1', [user.id]);
+      await page
+        .getByRole('link', { name: 'Proceed to Checkout' })
+        .or(page.getByRole('button', { name: 'Proceed to Checkout' }))
+        .click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Login Required' })).toContainText(
+        'Your session has expired. Please login to continue checkout.',
+      );
+      await expect(page).toHaveURL(/\/login$/);
+      expect(await page.evaluate(() => window.localStorage.getItem('returnPath'))).toBe('checkout');
+    });
+  });
+});
