@@ -157,3 +157,35 @@ describe('under BASE_PATH=/shop over https', () => {
     expect(String(page.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
   });
 });
+
+describe('with Paddle as the payment provider', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      PAYMENT_PROVIDER: 'paddle',
+      PADDLE_CLIENT_TOKEN: 'live_token',
+      PADDLE_WEBHOOK_SECRET: 'pdl_secret',
+    });
+  });
+  afterAll(() => t.close());
+
+  it("lets Paddle's origins into the CSP, tells the page the provider, and has no sandbox", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/checkout' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain('https://cdn.paddle.com');
+    expect(csp).toContain('https://buy.paddle.com');
+    const config = JSON.parse(/id="client-config">(.*?)<\/script>/.exec(res.body)![1]!);
+    expect(config.payment).toEqual({ provider: 'paddle', clientToken: 'live_token', environment: 'sandbox' });
+    expect((await t.app.inject({ method: 'GET', url: '/sandbox/checkout?order_id=x' })).statusCode).toBe(404);
+  });
+
+  it('keeps Paddle out of the CSP with the sandbox', async () => {
+    const sandbox = await createTestApp();
+    try {
+      const res = await sandbox.app.inject({ method: 'GET', url: '/' });
+      expect(String(res.headers['content-security-policy'])).not.toContain('paddle');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -17,15 +17,17 @@ export async function registerSecurity(app: FastifyInstance, config: Config, opt
     ? ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com']
     : [];
   const paddle = config.paymentProvider === 'paddle' ? ['https://cdn.paddle.com'] : [];
+  // Paddle.js talks to Paddle's checkout service and shows its own images.
+  const paddleConnect = config.paymentProvider === 'paddle' ? ['https://*.paddle.com'] : [];
   const paddleFrames =
     config.paymentProvider === 'paddle' ? ['https://buy.paddle.com', 'https://sandbox-buy.paddle.com'] : [];
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...ga, ...paddle, ...(options.dev ? ["'unsafe-inline'"] : [])],
     'style-src': ["'self'", ...(options.dev ? ["'unsafe-inline'"] : [])],
-    'img-src': ["'self'", 'data:', 'https://i.ytimg.com', ...gaConnect],
+    'img-src': ["'self'", 'data:', 'https://i.ytimg.com', ...gaConnect, ...paddleConnect],
     'font-src': ["'self'"],
-    'connect-src': ["'self'", ...gaConnect, ...(options.dev ? ['ws:'] : [])],
+    'connect-src': ["'self'", ...gaConnect, ...paddleConnect, ...(options.dev ? ['ws:'] : [])],
     'frame-src': ["'self'", 'https://www.youtube-nocookie.com', ...paddleFrames],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],

@@ -1,0 +1,57 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const open = vi.fn();
+const initializePaddle = vi.fn(async () => ({ Checkout: { open } }));
+vi.mock('@paddle/paddle-js', () => ({ initializePaddle }));
+
+// The module reads the page's JSON blocks when it loads; this test runs outside a browser.
+vi.stubGlobal('document', { getElementById: () => null });
+const { openPaddleCheckout } = await import('./paddle.ts');
+
+describe('Paddle inline checkout', () => {
+  beforeEach(() => {
+    open.mockClear();
+  });
+
+  it('opens Paddle.js with the items, e-mail, order id, inline light English frame of 450 px and the success URL', async () => {
+    await openPaddleCheckout(
+      {
+        items: [
+          { priceId: 'pri_01aaaaaaaaaaaaaaaaaaaaaaaa', quantity: 1 },
+          { priceId: 'pri_01bbbbbbbbbbbbbbbbbbbbbbbb', quantity: 1 },
+        ],
+        email: 'buyer@example.com',
+        orderId: 'ord_123',
+        successUrl: 'https://shop.example/checkout?status=success',
+        container: 'checkout-frame',
+      },
+      { provider: 'paddle', clientToken: 'live_abc', environment: 'production' },
+    );
+    expect(initializePaddle).toHaveBeenCalledWith({ token: 'live_abc', environment: 'production' });
+    expect(open).toHaveBeenCalledWith({
+      items: [
+        { priceId: 'pri_01aaaaaaaaaaaaaaaaaaaaaaaa', quantity: 1 },
+        { priceId: 'pri_01bbbbbbbbbbbbbbbbbbbbbbbb', quantity: 1 },
+      ],
+      customer: { email: 'buyer@example.com' },
+      customData: { order_id: 'ord_123' },
+      settings: expect.objectContaining({
+        displayMode: 'inline',
+        frameTarget: 'checkout-frame',
+        frameInitialHeight: 450,
+        theme: 'light',
+        locale: 'en',
+        successUrl: 'https://shop.example/checkout?status=success',
+      }),
+    });
+  });
+
+  it('refuses to open without a client token', async () => {
+    await expect(
+      openPaddleCheckout(
+        { items: [], email: null, orderId: 'o', successUrl: 'x', container: 'c' },
+        { provider: 'paddle', clientToken: null, environment: 'sandbox' },
+      ),
+    ).rejects.toThrow(/client token/);
+  });
+});
