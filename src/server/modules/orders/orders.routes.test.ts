@@ -149,6 +149,30 @@ describe('POST /api/webhooks/paddle', () => {
     expect((await orderFor(browser, [kits[0]!.id])).items[0].purchased).toBe(true);
   });
 
+  it('answers 5xx when fulfilment fails half-way, changes nothing, and succeeds when the provider retries', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const event = await paidEventFor(order_id, user.id);
+    // The confirmation mail cannot be queued: the whole fulfilment must roll back.
+    await t.pool.query('ALTER TABLE mail_outbox RENAME TO mail_outbox_away');
+    let failed: Awaited<ReturnType<typeof deliver>>;
+    try {
+      failed = await deliver(event);
+    } finally {
+      await t.pool.query('ALTER TABLE mail_outbox_away RENAME TO mail_outbox');
+    }
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toEqual({ message: expect.any(String) });
+    expect(await ownedBy(user.id)).toEqual([]);
+    expect(
+      (await t.pool.query('SELECT count(*)::int AS n FROM payment_events WHERE event_id = $1', [event.event_id]))
+        .rows[0].n,
+    ).toBe(0);
+    const retry = await deliver(event);
+    expect(retry.json().outcome).toBe('fulfilled');
+    expect(await ownedBy(user.id)).toEqual([kits[0]!.id]);
+  });
+
   it('answers a repeated event 200 and changes nothing', async () => {
     const { browser, user } = await buyer();
     const { order_id } = await orderFor(browser, [kits[0]!.id]);

@@ -79,12 +79,6 @@ function useCheckoutCart(user: CurrentUser | null): { state: CheckoutState; retr
   return { state, retry };
 }
 
-/** The analytics lines of an order: the kits being paid for. */
-const analyticsItems = (items: CartLine[]) =>
-  items
-    .filter((item) => !item.purchased)
-    .map((item) => ({ item_id: String(item.id), item_name: item.title, price: item.price, quantity: 1 }));
-
 function SignInPrompt() {
   return (
     <div className="card checkout-card checkout-signin text-center" data-testid="checkout-signin">
@@ -329,7 +323,8 @@ export function CheckoutPage() {
   const pay = (cart: PricedCart) => {
     const total = checkoutTotal(cart.items);
     if (total <= 0 || !cart.order_id) return;
-    saveSnapshot({ order_id: cart.order_id, total, items: analyticsItems(cart.items) });
+    // Exactly the contract's `{order_id, total}` in session storage.
+    saveSnapshot({ order_id: cart.order_id, total });
     setFrameFailed(false);
     setPayment({ cart, total });
   };
