@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
-import { registerBodyParsers } from './http/body.ts';
+import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
@@ -16,8 +16,11 @@ import type { Storage } from './integrations/storage/storage.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
+import { registerBlogRoutes } from './modules/content/blog.routes.ts';
+import type { BlogPost } from './modules/content/blog.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
+import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes, registerSandboxRoutes } from './modules/orders/orders.routes.ts';
 
 export type AppDeps = {
@@ -32,6 +35,8 @@ export type AppDeps = {
   cookieSecret: string;
   /** Called after a mail was queued, so the outbox worker sends it now rather than at its next round. */
   mailQueued?: () => void;
+  /** The blog's posts, read from CATALOG_DIR/blog at start. */
+  posts?: BlogPost[];
   /** Google sign-in, when configured. */
   google?: GoogleSignIn;
   dev?: boolean;
@@ -56,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandler(app);
   registerBodyParsers(app);
+  registerFormParser(app);
   await app.register(fastifyCookie, { secret: deps.cookieSecret });
   // HTML and JSON compressed on the fly (assets come pre-compressed from the build).
   await app.register(fastifyCompress, {
@@ -110,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         mailQueued: deps.mailQueued ?? (() => {}),
       };
       registerAccountRoutes(scope, accounts);
+      registerMessageRoutes(scope, accounts);
+      registerBlogRoutes(scope, { config, posts: deps.posts ?? [] });
       if (deps.google) registerGoogleRoutes(scope, accounts, deps.google);
       registerLibraryRoutes(scope, db);
       const payments = {

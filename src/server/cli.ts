@@ -3,26 +3,52 @@ import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import { createLocalStorage } from './integrations/storage/storage.ts';
 import { CatalogContentError, importCatalog } from './modules/catalog/catalog.import.ts';
+import { activeSubscribers, latestMessages } from './modules/messages/messages.service.ts';
 
-const USAGE = `Usage: npm run catalog      import or update the kits in CATALOG_DIR (default ./content)`;
+const USAGE = `Usage:
+  npm run catalog                   import or update the kits in CATALOG_DIR (default ./content)
+  npm run subscribers -- export     the active newsletter subscribers as CSV, on standard output
+  npm run messages -- list          the latest contact messages`;
+
+const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /**
  * Owner commands. With no DATABASE_URL they use the embedded database in DATA_DIR (stop a running
  * `npm start` on the same DATA_DIR first: one PostgreSQL cluster per folder).
  */
-async function main(command: string | undefined): Promise<number> {
-  if (command !== 'catalog') {
+async function main(command: string | undefined, sub: string | undefined): Promise<number> {
+  const known =
+    command === 'catalog' ||
+    (command === 'subscribers' && sub === 'export') ||
+    (command === 'messages' && sub === 'list');
+  if (!known) {
     console.error(USAGE);
     return 64;
   }
   const config = loadConfig();
   const embedded = config.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres(config.dataDir, { info: (m) => console.log(m), error: (m) => console.error(m) });
+    : await startEmbeddedPostgres(config.dataDir, { info: (m) => console.error(m), error: (m) => console.error(m) });
   const pool = openPool(config.databaseUrl ?? embedded!.url, 2);
   try {
     await migrateDatabase(pool);
-    const report = await importCatalog(openDatabase(pool), createLocalStorage(config.dataDir), config.catalogDir);
+    const db = openDatabase(pool);
+    if (command === 'subscribers') {
+      console.log('email,subscribed_at');
+      for (const row of await activeSubscribers(db))
+        console.log(`${csvField(row.email)},${row.subscribedAt.toISOString()}`);
+      return 0;
+    }
+    if (command === 'messages') {
+      const messages = await latestMessages(db);
+      if (messages.length === 0) console.log('No contact messages yet.');
+      for (const m of messages) {
+        console.log(`#${m.id}  ${m.createdAt.toISOString()}  ${m.name} <${m.email}>  [${m.topic ?? 'no topic'}]`);
+        console.log(`    ${m.message.replace(/\s+/g, ' ').slice(0, 300)}`);
+      }
+      return 0;
+    }
+    const report = await importCatalog(db, createLocalStorage(config.dataDir), config.catalogDir);
     console.log(`Catalog imported from ${config.catalogDir}`);
     for (const [label, list] of Object.entries(report)) {
       console.log(`  ${label.padEnd(9)} ${list.length}${list.length ? `: ${list.join(', ')}` : ''}`);
@@ -34,7 +60,7 @@ async function main(command: string | undefined): Promise<number> {
   }
 }
 
-main(process.argv[2]).then(
+main(process.argv[2], process.argv[3]).then(
   (code) => process.exit(code),
   (error) => {
     console.error(error instanceof CatalogContentError || error instanceof ConfigError ? error.message : error);

@@ -105,6 +105,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       forgotPerIp: { max: 30, windowSeconds: 3600 },
       forgotPerEmail: { max: 5, windowSeconds: 3600 },
       verificationResendSeconds: 60,
+      contactPerIp: { max: 20, windowSeconds: 3600 },
+      subscribePerIp: { max: 30, windowSeconds: 3600 },
     },
     logLevel: env.LOG_LEVEL,
   };

@@ -13,6 +13,7 @@ import { createGoogleSignIn } from './integrations/oidc/google.ts';
 import { createLocalStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
+import { loadBlog } from './modules/content/blog.service.ts';
 
 export function createLogger(config: Config): Logger {
   let pretty = false;
@@ -123,6 +124,7 @@ export async function startServer(
       cookieSecret: resolveSessionSecret(config),
       mailQueued: outbox.nudge,
       google,
+      posts: loadBlog(path.join(config.catalogDir, 'blog')),
       dev: options.dev,
       logger: log,
       beforeRoutes: options.beforeRoutes,

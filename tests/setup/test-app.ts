@@ -15,6 +15,7 @@ import type { GoogleSignIn } from '../../src/server/integrations/oidc/google.ts'
 import { createLocalStorage } from '../../src/server/integrations/storage/storage.ts';
 import { importCatalog } from '../../src/server/modules/catalog/catalog.import.ts';
 import { type Catalog, createCatalog } from '../../src/server/modules/catalog/catalog.service.ts';
+import { loadBlog } from '../../src/server/modules/content/blog.service.ts';
 
 export const FIXTURE_CATALOG = fileURLToPath(new URL('../fixtures/catalog', import.meta.url));
 export const DEMO_CATALOG = fileURLToPath(new URL('../../content', import.meta.url));
@@ -93,6 +94,7 @@ export async function createTestApp(
     template: () => TEST_TEMPLATE,
     cookieSecret: 'test-secret-test-secret-test-secret',
     google: options.google,
+    posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });
   const mails: OutgoingMail[] = [];
   const capture: Mailer = { send: async (mail) => void mails.push(mail), close: () => {} };
@@ -106,7 +108,15 @@ export async function createTestApp(
     config,
     dataDir,
     mails,
-    deliverMail: (mailer = capture) => deliverDueMail(database.db, mailer, silent),
+    async deliverMail(mailer = capture) {
+      // Rounds until nothing due is left, as the worker does.
+      let total = 0;
+      for (;;) {
+        const sent = await deliverDueMail(database.db, mailer, silent);
+        if (sent === 0) return total;
+        total += sent;
+      }
+    },
     async close() {
       await app.close();
       await database.drop();

@@ -20,6 +20,19 @@ export function registerBodyParsers(app: FastifyInstance): void {
   });
 }
 
+/** Plain HTML forms (the unsubscribe page) and mail clients' one-click unsubscribe POSTs. */
+export function registerFormParser(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      request.rawBody = text;
+      done(null, Object.fromEntries(new URLSearchParams(text)));
+    },
+  );
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: string;

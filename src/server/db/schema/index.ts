@@ -2,4 +2,5 @@ export * from './accounts.ts';
 export * from './catalog.ts';
 export * from './library.ts';
 export * from './mail.ts';
+export * from './messages.ts';
 export * from './orders.ts';

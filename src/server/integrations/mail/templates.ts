@@ -107,3 +107,48 @@ export function orderConfirmationMail(
     ctx.supportEmail,
   );
 }
+
+/** A contact message, to the shop's support address; replying answers the sender. */
+export function contactMail(
+  ctx: MailContext,
+  message: { topic?: string; name: string; email: string; message: string },
+) {
+  const mail = compose(
+    ctx.supportEmail,
+    `[Contact] ${message.topic ?? 'General'}: ${message.name}`,
+    {
+      heading: `New message from ${message.name}`,
+      paragraphs: [
+        `From: ${message.name} <${message.email}>`,
+        `Topic: ${message.topic ?? '(none)'}`,
+        ...message.message.split(/\n{2,}/),
+      ],
+      footer: 'Reply to this mail to answer the sender.',
+    },
+    ctx.supportEmail,
+  );
+  return { ...mail, headers: { 'Reply-To': `${message.name.replace(/[\r\n"<>]/g, '')} <${message.email}>` } };
+}
+
+/** The welcome mail of the newsletter, with one-click unsubscribe (RFC 8058). */
+export function newsletterWelcomeMail(ctx: MailContext, email: string, unsubscribeUrl: string) {
+  const mail = compose(
+    email,
+    `Welcome to the ${SITE_NAME} newsletter`,
+    {
+      heading: 'You are subscribed',
+      paragraphs: [
+        `Thanks for subscribing to the ${SITE_NAME} newsletter: new kits, major kit updates and the occasional deep dive into how they are built. About once a month, never more than twice.`,
+        `Changed your mind? Unsubscribe with one click: ${unsubscribeUrl}`,
+      ],
+      action: { label: 'Browse the kits', url: `${ctx.publicUrl}/#kits` },
+      footer: `You receive this because ${email} was subscribed at ${ctx.publicUrl}. Unsubscribe: ${unsubscribeUrl}`,
+    },
+    ctx.supportEmail,
+  );
+  return {
+    ...mail,
+    link: unsubscribeUrl,
+    headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}

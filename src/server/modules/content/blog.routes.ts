@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import { escapeHtml, htmlPage, PAGES_CSS } from '../../http/html-page.ts';
+import { type BlogPost, longDate } from './blog.service.ts';
+
+const xml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/**
+ * The blog, rendered by the server (not the single-page app): the list, each post, the RSS feed,
+ * and the latest post's teaser fragment the home page inserts.
+ */
+export function registerBlogRoutes(app: FastifyInstance, deps: { config: Config; posts: BlogPost[] }): void {
+  const { config, posts } = deps;
+  const base = config.basePath;
+  const postUrl = (p: BlogPost) => `${base}/blog/${p.slug}`;
+
+  app.get('/pages.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(PAGES_CSS),
+  );
+
+  app.get('/blog', async (_request, reply) => {
+    const list = posts
+      .map(
+        (p) =>
+          `<li><h2><a href="${postUrl(p)}">${escapeHtml(p.title)}</a></h2><time datetime="${p.date}" class="meta">${longDate(p.date)}</time><p>${escapeHtml(p.excerpt)}</p></li>`,
+      )
+      .join('\n');
+    const body = `<h1>Blog</h1><p class="meta">How the kits are built, what changed in them, and how to get the most out of them. <a href="${base}/blog/feed.xml">RSS feed</a></p>
+${posts.length ? `<ul class="post-list">${list}</ul>` : '<p class="notice">No posts yet.</p>'}`;
+    return reply.type('text/html; charset=utf-8').send(
+      htmlPage({
+        basePath: base,
+        title: 'Blog — Kitshop',
+        description: 'Articles about building and shipping with Kitshop starter kits.',
+        canonical: `${config.publicUrl}/blog`,
+        body,
+        head: `<link rel="alternate" type="application/rss+xml" title="Kitshop blog" href="${base}/blog/feed.xml">`,
+      }),
+    );
+  });
+
+  app.get('/blog/feed.xml', async (_request, reply) => {
+    const items = posts
+      .map(
+        (p) => `  <item>
+    <title>${xml(p.title)}</title>
+    <link>${xml(`${config.publicUrl}/blog/${p.slug}`)}</link>
+    <guid isPermaLink="true">${xml(`${config.publicUrl}/blog/${p.slug}`)}</guid>
+    <pubDate>${new Date(`${p.date}T09:00:00Z`).toUTCString()}</pubDate>
+    <description>${xml(p.excerpt)}</description>
+  </item>`,
+      )
+      .join('\n');
+    return reply
+      .type('application/rss+xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=600')
+      .send(`<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
+<channel>
+  <title>Kitshop blog</title>
+  <link>${xml(`${config.publicUrl}/blog`)}</link>
+  <atom:link href="${xml(`${config.publicUrl}/blog/feed.xml`)}" rel="self" type="application/rss+xml"/>
+  <description>How the Kitshop starter kits are built, updated and used.</description>
+  <language>en</language>
+${items}
+</channel>
+</rss>
+`);
+  });
+
+  // The spec's call: an HTML fragment of the latest post for the home page.
+  app.get('/blog/latest.php', async (_request, reply) => {
+    const p = posts[0];
+    reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300');
+    if (!p) return reply.status(204).send();
+    return reply.send(
+      `<article class="blog-teaser"><h3><a href="${postUrl(p)}">${escapeHtml(p.title)}</a></h3><time datetime="${p.date}">${longDate(p.date)}</time><p>${escapeHtml(p.excerpt)}</p><a href="${postUrl(p)}">Read more</a></article>`,
+    );
+  });
+
+  app.get('/blog/:slug', async (request, reply) => {
+    const { slug } = request.params as { slug: string };
+    const p = posts.find((post) => post.slug === slug);
+    if (!p) {
+      return reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .send(
+          htmlPage({
+            basePath: base,
+            title: 'Post not found — Kitshop',
+            body: `<h1>404</h1><p>This post does not exist. <a href="${base}/blog">All posts</a></p>`,
+          }),
+        );
+    }
+    return reply.type('text/html; charset=utf-8').send(
+      htmlPage({
+        basePath: base,
+        title: `${p.title} — Kitshop blog`,
+        description: p.excerpt,
+        canonical: `${config.publicUrl}/blog/${p.slug}`,
+        body: `<article><h1>${escapeHtml(p.title)}</h1><p class="meta"><time datetime="${p.date}">${longDate(p.date)}</time></p>${p.html}</article><p><a href="${base}/blog">← All posts</a></p>`,
+      }),
+    );
+  });
+}

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../../../tests/setup/client.ts';
+import { decodeQuotedPrintable, startSmtpServer } from '../../../../tests/setup/smtp.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { CONTACT_TOPICS } from '../../../common/schemas/messages.ts';
+import { createSmtpMailer } from '../../integrations/mail/mailer.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test', SUPPORT_EMAIL: 'help@shop.test' });
+});
+afterAll(() => t.close());
+
+const message = {
+  topic: CONTACT_TOPICS[1],
+  name: 'Linus',
+  email: 'linus@example.com',
+  message: 'The kit does not start.\n\nDetails follow.',
+};
+
+describe('POST /api/contact', () => {
+  it('stores the message even while SMTP is down and mails it to support, Reply-To the sender, once it is back', async () => {
+    const smtp = await startSmtpServer();
+    const mailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
+    await smtp.stop();
+    const browser = await createClient(t.app);
+    const res = await browser.post('/api/contact', message);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: "Your message was sent successfully. We'll get back to you shortly." });
+    const { rows } = await t.pool.query('SELECT topic, name, email, message FROM contact_messages');
+    expect(rows).toEqual([
+      { topic: message.topic, name: 'Linus', email: 'linus@example.com', message: message.message },
+    ]);
+    expect(await t.deliverMail(mailer)).toBe(0);
+    await smtp.start();
+    await t.pool.query('UPDATE mail_outbox SET next_attempt_at = now() WHERE sent_at IS NULL');
+    expect(await t.deliverMail(mailer)).toBe(1);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.to).toEqual(['help@shop.test']);
+    const raw = decodeQuotedPrintable(smtp.received[0]!.raw);
+    expect(raw).toMatch(/Reply-To: Linus <linus@example\.com>/);
+    expect(raw).toContain('The kit does not start.');
+    mailer.close();
+    await smtp.stop();
+  });
+
+  it('accepts the variant without a topic', async () => {
+    const res = await (await createClient(t.app)).post('/api/contact', {
+      name: 'A',
+      email: 'a@example.com',
+      message: 'Hi',
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each([
+    [{ ...message, topic: 'Sales' }, /^topic: /],
+    [{ ...message, name: '' }, /^name: /],
+    [{ ...message, name: 'x'.repeat(101) }, /^name: Name is too long/],
+    [{ ...message, email: 'nope' }, /^email: /],
+    [{ ...message, message: ' ' }, /^message: Message is required/],
+    [{ ...message, message: 'x'.repeat(5001) }, /^message: Message is too long/],
+  ])('answers bad input %# with 422 naming the field and stores nothing', async (body, pattern) => {
+    const before = (await t.pool.query('SELECT count(*)::int AS n FROM contact_messages')).rows[0].n;
+    const res = await (await createClient(t.app)).post('/api/contact', body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(pattern);
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM contact_messages')).rows[0].n).toBe(before);
+  });
+
+  it('limits messages per IP', async () => {
+    const browser = await createClient(t.app, { ip: '10.9.9.9' });
+    const codes: number[] = [];
+    for (let i = 0; i < 21; i++)
+      codes.push(
+        (await browser.post('/api/contact', { name: 'Spam', email: 's@example.com', message: `#${i}` })).statusCode,
+      );
+    expect(codes.filter((c) => c === 200)).toHaveLength(20);
+    expect(codes[20]).toBe(429);
+  });
+
+  it('needs the CSRF token', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/api/contact', payload: message })).statusCode).toBe(419);
+  });
+});
+
+describe('newsletter', () => {
+  it('subscribes once without regard to case, mails a one-click unsubscribe link, and unsubscribes by POST only', async () => {
+    const browser = await createClient(t.app);
+    const first = await browser.post('/api/subscribe', { email: 'Reader@Example.com' });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ message: 'You have been registered to our email bulletin' });
+    expect((await browser.post('/api/subscribe', { email: 'reader@example.com' })).statusCode).toBe(200);
+    await t.deliverMail();
+    const welcome = t.mails.filter((m) => m.to === 'Reader@Example.com');
+    expect(welcome).toHaveLength(1);
+    const link = welcome[0]!.headers!['List-Unsubscribe']!.slice(1, -1);
+    expect(link).toMatch(/^http:\/\/shop\.test\/newsletter\/unsubscribe\?token=[\w-]+$/);
+    expect(welcome[0]!.headers!['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const path = link.replace('http://shop.test', '');
+
+    const page = await t.app.inject({ method: 'GET', url: path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('>Unsubscribe</button>');
+    expect(
+      (await t.pool.query("SELECT unsubscribed_at FROM subscribers WHERE lower(email) = 'reader@example.com'")).rows[0]
+        .unsubscribed_at,
+    ).toBeNull();
+
+    // One-click, as a mail client sends it: form-encoded, no CSRF token, no session.
+    const done = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('You are unsubscribed');
+    const { rows } = await t.pool.query(
+      "SELECT unsubscribed_at FROM subscribers WHERE lower(email) = 'reader@example.com'",
+    );
+    expect(rows[0].unsubscribed_at).not.toBeNull();
+
+    // Subscribing again is welcome again.
+    await browser.post('/api/subscribe', { email: 'reader@example.com' });
+    await t.deliverMail();
+    expect(t.mails.filter((m) => m.to.toLowerCase() === 'reader@example.com')).toHaveLength(2);
+  });
+
+  it('answers an unknown token with 404 and bad input with 422', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/newsletter/unsubscribe?token=nope' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/newsletter/unsubscribe?token=nope' })).statusCode).toBe(404);
+    const res = await (await createClient(t.app)).post('/api/subscribe', { email: 'not-an-address' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/^email: /);
+  });
+});
+
+describe('blog', () => {
+  it('lists posts newest first, shows one, and 404s an unknown one', async () => {
+    const list = await t.app.inject({ method: 'GET', url: '/blog' });
+    expect(list.statusCode).toBe(200);
+    expect(list.body.indexOf('Newer: what changed &amp; why')).toBeLessThan(list.body.indexOf('The older post'));
+    const post = await t.app.inject({ method: 'GET', url: '/blog/older-post' });
+    expect(post.body).toContain('<h1>The older post</h1>');
+    expect(post.body).toContain('<a href="/product/alpha-kit">link</a>');
+    expect(post.body).not.toContain('<script>alert');
+    expect((await t.app.inject({ method: 'GET', url: '/blog/nope' })).statusCode).toBe(404);
+  });
+
+  it('serves the latest post as an escaped HTML fragment and an RSS feed', async () => {
+    const teaser = await t.app.inject({ method: 'GET', url: '/blog/latest.php' });
+    expect(teaser.headers['content-type']).toContain('text/html');
+    expect(teaser.body).toContain('<a href="/blog/newer-post">Newer: what changed &amp; why</a>');
+    expect(teaser.body).toContain('&lt;b&gt;markup&lt;/b&gt;');
+    expect(teaser.body).toContain('<time datetime="2025-09-15">15 September 2025</time>');
+    const feed = await t.app.inject({ method: 'GET', url: '/blog/feed.xml' });
+    expect(feed.headers['content-type']).toContain('application/rss+xml');
+    expect(feed.body).toContain('<link>http://shop.test/blog/newer-post</link>');
+    expect(feed.body.match(/<item>/g)).toHaveLength(2);
+  });
+});
