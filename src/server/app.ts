@@ -143,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         });
       }
       registerCatalogRoutes(scope, catalog);
-      registerSeoRoutes(scope, { config, catalog });
+      registerSeoRoutes(scope, { config, catalog, posts: deps.posts ?? [] });
       registerPageShell(scope, {
         config,
         catalog,

@@ -94,6 +94,8 @@ describe('page shell at the root', () => {
     expect(sitemap.body).toContain('<loc>http://shop.test/product/alpha-kit</loc>');
     expect(sitemap.body).toContain('<loc>http://shop.test/docs/alpha-kit</loc>');
     expect(sitemap.body).not.toContain('/docs/beta-kit');
+    expect(sitemap.body).toContain('<loc>http://shop.test/refund-policy</loc>');
+    expect(sitemap.body).toContain('<loc>http://shop.test/blog/newer-post</loc>');
     const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
     expect(robots.body).toContain('Sitemap: http://shop.test/sitemap.xml');
   });

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
+import type { BlogPost } from './blog.service.ts';
+
+/** Pages outside the catalog that search engines should find. */
+const STATIC_PAGES = ['/about', '/contact', '/blog', '/privacy-policy', '/terms-and-conditions', '/refund-policy', '/cookie-policy'];
 
 const xmlEscape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** `/sitemap.xml` (home, every kit page and documentation page) and `/robots.txt`. */
-export function registerSeoRoutes(app: FastifyInstance, deps: { config: Config; catalog: Catalog }): void {
-  const { config, catalog } = deps;
+export function registerSeoRoutes(app: FastifyInstance, deps: { config: Config; catalog: Catalog; posts: BlogPost[] }): void {
+  const { config, catalog, posts } = deps;
   app.get('/sitemap.xml', async (_request, reply) => {
     const { bySef } = await catalog.snapshot();
     const urls = [`${config.publicUrl}/`];
@@ -15,6 +19,8 @@ export function registerSeoRoutes(app: FastifyInstance, deps: { config: Config; 
       urls.push(`${config.publicUrl}/product/${kit.sefId}`);
       if (kit.docs.length > 0) urls.push(`${config.publicUrl}/docs/${kit.sefId}`);
     }
+    for (const page of STATIC_PAGES) urls.push(`${config.publicUrl}${page}`);
+    for (const post of posts) urls.push(`${config.publicUrl}/blog/${post.slug}`);
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls
       .map((u) => `  <url><loc>${xmlEscape(u)}</loc></url>`)
       .join('\n')}\n</urlset>\n`;
