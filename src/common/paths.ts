@@ -17,6 +17,13 @@ export const SCREEN_PATTERNS = [
   '/email/verify',
   '/exit',
   '/user-panel',
+  '/about',
+  '/contact',
+  '/support',
+  '/privacy-policy',
+  '/terms-and-conditions',
+  '/refund-policy',
+  '/cookie-policy',
 ] as const;
 
 /** '/' -> '', '/shop/' -> '/shop' */

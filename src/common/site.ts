@@ -18,6 +18,13 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/email/verify': 'Verify Email — Kitshop',
   '/exit': 'Signing Out — Kitshop',
   '/user-panel': 'User Panel — Kitshop',
+  '/about': 'About — Kitshop',
+  '/contact': 'Contact — Kitshop',
+  '/support': 'Support — Kitshop',
+  '/privacy-policy': 'Privacy Policy — Kitshop',
+  '/terms-and-conditions': 'Terms and Conditions — Kitshop',
+  '/refund-policy': 'Refund Policy — Kitshop',
+  '/cookie-policy': 'Cookie Policy — Kitshop',
 };
 
 /** Screens search engines may index (the others get `noindex`). */
@@ -28,4 +35,11 @@ export const INDEXABLE_SCREENS = new Set([
   '/docs/:sefId/:page',
   '/login',
   '/register',
+  '/about',
+  '/contact',
+  '/support',
+  '/privacy-policy',
+  '/terms-and-conditions',
+  '/refund-policy',
+  '/cookie-policy',
 ]);

@@ -53,6 +53,38 @@ export const router = createBrowserRouter(
           path: 'user-panel',
           lazy: () => import('./user-panel-page.tsx').then((m) => ({ Component: m.UserPanelPage })),
         },
+        {
+          path: 'about',
+          lazy: () => import('../features/content/about-page.tsx').then((m) => ({ Component: m.AboutPage })),
+        },
+        // One page for both: it reads the path for its title and heading.
+        {
+          path: 'contact',
+          lazy: () => import('../features/messages/contact-page.tsx').then((m) => ({ Component: m.ContactPage })),
+        },
+        {
+          path: 'support',
+          lazy: () => import('../features/messages/contact-page.tsx').then((m) => ({ Component: m.ContactPage })),
+        },
+        {
+          path: 'privacy-policy',
+          lazy: () =>
+            import('../features/content/privacy-policy-page.tsx').then((m) => ({ Component: m.PrivacyPolicyPage })),
+        },
+        {
+          path: 'terms-and-conditions',
+          lazy: () => import('../features/content/terms-page.tsx').then((m) => ({ Component: m.TermsPage })),
+        },
+        {
+          path: 'refund-policy',
+          lazy: () =>
+            import('../features/content/refund-policy-page.tsx').then((m) => ({ Component: m.RefundPolicyPage })),
+        },
+        {
+          path: 'cookie-policy',
+          lazy: () =>
+            import('../features/content/cookie-policy-page.tsx').then((m) => ({ Component: m.CookiePolicyPage })),
+        },
         { path: '*', Component: NotFoundPage },
       ],
     },

@@ -4,13 +4,24 @@ import type { Catalog } from '../catalog/catalog.service.ts';
 import type { BlogPost } from './blog.service.ts';
 
 /** Pages outside the catalog that search engines should find. */
-const STATIC_PAGES = ['/about', '/contact', '/blog', '/privacy-policy', '/terms-and-conditions', '/refund-policy', '/cookie-policy'];
+const STATIC_PAGES = [
+  '/about',
+  '/contact',
+  '/blog',
+  '/privacy-policy',
+  '/terms-and-conditions',
+  '/refund-policy',
+  '/cookie-policy',
+];
 
 const xmlEscape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** `/sitemap.xml` (home, every kit page and documentation page) and `/robots.txt`. */
-export function registerSeoRoutes(app: FastifyInstance, deps: { config: Config; catalog: Catalog; posts: BlogPost[] }): void {
+export function registerSeoRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; catalog: Catalog; posts: BlogPost[] },
+): void {
   const { config, catalog, posts } = deps;
   app.get('/sitemap.xml', async (_request, reply) => {
     const { bySef } = await catalog.snapshot();

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { HOME_TITLE } from '../../../common/site.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
+import { BlogTeaser } from '../../components/blog-teaser.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { useKits } from './catalog-api.ts';
 import { KitCard } from './kit-card.tsx';
@@ -197,8 +198,8 @@ export function HomePage() {
         </div>
       </section>
 
-      {/* The latest blog post's teaser goes here (an HTML fragment from /blog/latest.php). */}
-      <div id="blog-teaser" />
+      {/* The latest blog post's teaser (an HTML fragment from /blog/latest.php); nothing without one. */}
+      <BlogTeaser />
     </>
   );
 }

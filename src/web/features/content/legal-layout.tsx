@@ -1,0 +1,131 @@
+import './legal-layout.scss';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { clientConfig } from '../../lib/initial-data.ts';
+
+/** The date every legal page states (spec, section 9). */
+export const EFFECTIVE_DATE = '1 July 2025';
+
+/** One part of a static page: its heading becomes an h2 and an entry in the table of contents. */
+export type PageSection = { id: string; title: string; content: ReactNode };
+
+/** The shop's support address as a mailto link (from the server's configuration, never hard-coded). */
+export function SupportEmail() {
+  const email = clientConfig.supportEmail;
+  return <a href={`mailto:${email}`}>{email}</a>;
+}
+
+/** Marks the table-of-contents entry of the section being read (wide screens only show the table). */
+function useCurrentSection(ids: string[]): string | undefined {
+  const [current, setCurrent] = useState<string | undefined>(undefined);
+  const key = ids.join(' ');
+  useEffect(() => {
+    if (typeof IntersectionObserver === 'undefined') return;
+    const headings = key
+      .split(' ')
+      .map((id) => document.getElementById(id))
+      .filter((el): el is HTMLElement => el !== null);
+    const visible = new Set<string>();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) visible.add(entry.target.id);
+          else visible.delete(entry.target.id);
+        }
+        const first = headings.find((h) => visible.has(h.id));
+        if (first) setCurrent(first.id);
+      },
+      // The band between the sticky header and the middle of the screen.
+      { rootMargin: '-80px 0px -50% 0px' },
+    );
+    for (const heading of headings) observer.observe(heading);
+    return () => observer.disconnect();
+  }, [key]);
+  return current;
+}
+
+/** A page opened at `#section` shows that section once its content is there. */
+function useScrollToHash() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash) return;
+    let id: string;
+    try {
+      id = decodeURIComponent(hash.slice(1));
+    } catch {
+      return;
+    }
+    document.getElementById(id)?.scrollIntoView();
+  }, [hash]);
+}
+
+/**
+ * The frame of the static pages (about and the legal texts): a heading band with the title,
+ * the effective date of legal texts and a short lead; then the sections in a readable column, with a
+ * table of contents beside them on wide screens.
+ */
+export function LegalLayout({
+  eyebrow = 'Legal',
+  title,
+  lead,
+  effectiveDate = true,
+  sections,
+  footer,
+}: {
+  eyebrow?: string;
+  title: string;
+  lead?: ReactNode;
+  /** Legal texts state their effective date under the title. */
+  effectiveDate?: boolean;
+  sections: PageSection[];
+  /** Shown after the last section (a call to action, a related link). */
+  footer?: ReactNode;
+}) {
+  useScrollToHash();
+  const current = useCurrentSection(sections.map((s) => s.id));
+  return (
+    <div className="static-page">
+      <header className="static-hero">
+        <div className="container">
+          <p className="eyebrow">{eyebrow}</p>
+          <h1 className="static-title">{title}</h1>
+          {effectiveDate && <p className="static-effective">{`Effective Date: ${EFFECTIVE_DATE}`}</p>}
+          {lead && <div className="static-lead">{lead}</div>}
+        </div>
+      </header>
+      <div className="container static-body">
+        <div className="row g-5">
+          <aside className="col-lg-4 col-xl-3 d-none d-lg-block">
+            <nav className="static-toc" aria-label="On this page">
+              <p className="static-toc-title">On this page</p>
+              <ol className="list-unstyled">
+                {sections.map((section) => (
+                  <li key={section.id}>
+                    <a
+                      href={`#${section.id}`}
+                      className={current === section.id ? 'active' : undefined}
+                      aria-current={current === section.id ? 'location' : undefined}
+                    >
+                      {section.title}
+                    </a>
+                  </li>
+                ))}
+              </ol>
+            </nav>
+          </aside>
+          <div className="col-12 col-lg-8 col-xl-9">
+            <div className="prose static-prose">
+              {sections.map((section) => (
+                <section key={section.id}>
+                  <h2 id={section.id}>{section.title}</h2>
+                  {section.content}
+                </section>
+              ))}
+            </div>
+            {footer}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

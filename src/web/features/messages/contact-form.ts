@@ -1,0 +1,42 @@
+import type { ToastInput } from '../../app/toasts.tsx';
+
+/**
+ * The contact form's topics, in the spec's order. The server's schema (src/common/schemas/messages.ts)
+ * holds the same list; it is repeated here so that this screen does not load Zod (a test keeps them equal).
+ */
+export const CONTACT_TOPICS = [
+  'Pre-sales (pricing, license, usage)',
+  'Product support (installed kit)',
+  'Bug report',
+  'Feature request',
+  'Billing or refund',
+  'Documentation issue',
+  'Partnership / affiliate',
+  'Other',
+] as const;
+
+/** The server's limits on each field (the same schema), so the browser stops longer input first. */
+export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
+
+export type ContactMessage = { topic: string; name: string; email: string; message: string };
+
+export const EMPTY_CONTACT: ContactMessage = { topic: '', name: '', email: '', message: '' };
+
+/** The thank-you alert shown on the page after a message went through. */
+export const THANK_YOU = "Thank you for reaching out! We'll get back to you shortly.";
+
+export const sentToast = (): ToastInput => ({
+  title: 'Message sent',
+  body: "Your message was sent successfully. We'll get back to you shortly.",
+  variant: 'success',
+});
+
+export const failedToast = (supportEmail: string): ToastInput => ({
+  title: 'Error sending message',
+  body: `Your message could not be delivered. Please try again later or e-mail ${supportEmail}.`,
+  variant: 'danger',
+});
+
+/** Browsers accept a required field holding only spaces: such a value gets its own validity message. */
+export const blankMessage = (value: string) =>
+  value.length > 0 && value.trim() === '' ? 'Please fill out this field.' : '';
