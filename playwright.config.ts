@@ -1,21 +1,12 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.ts';
 
 /** The e2e stack (tests/setup/e2e-stack.ts): one server at /, one under BASE_PATH=/shop. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ROOT_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const SHOP_URL = `http://127.0.0.1:${E2E_PORT + 1}/shop`;
 
-const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
+const launchOptions = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { THEMES } from './screenshots/data.ts';
 import { dashboard, landing, list, phone, pipeline, settings, signIn } from './screenshots/templates.ts';
 
@@ -31,17 +32,7 @@ function render(sefId: string, name: string): string {
 }
 
 const kitsDir = fileURLToPath(new URL('../content/kits', import.meta.url));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   const full = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const thumb = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 0.5 });

@@ -1,5 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.ts';
 import { cpuSnapshot, foreignCpu, makeTempDir, onCleanUp, removeTempDir, stopStrays } from './proc.ts';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -47,15 +48,7 @@ export type LighthouseFigures = {
   durationS: number;
 };
 
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 const NOT_SCORED = new Set(['informative', 'notApplicable', 'manual', 'error']);
 

@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
+import { CHROMIUM_ARGS } from '../../scripts/chromium.ts';
 import { hashSessionToken, SESSION_COOKIE } from '../../src/server/http/session.ts';
-
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /**
  * A buyer with a kit in the cart opens the sandbox frame and presses Pay; measured from that click
@@ -34,7 +26,7 @@ export async function measurePayToPurchases(baseUrl: string, databaseUrl: string
   } finally {
     await db.end();
   }
-  const browser = await chromium.launch({ executablePath: chromePath, args: ARGS });
+  const browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext();
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseUrl }]);

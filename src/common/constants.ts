@@ -26,3 +26,15 @@ export const FOOTER_YEAR = 2025;
 export const TOAST_DELAY_MS = 3000;
 export const HOME_CARD_FEATURES = 3;
 export const INCLUDED_MAIN_COUNT = 8;
+
+/** The contact form's topics, in the spec's order (shared by the form and the server's schema). */
+export const CONTACT_TOPICS = [
+  'Pre-sales (pricing, license, usage)',
+  'Product support (installed kit)',
+  'Bug report',
+  'Feature request',
+  'Billing or refund',
+  'Documentation issue',
+  'Partnership / affiliate',
+  'Other',
+] as const;

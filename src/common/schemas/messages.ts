@@ -1,15 +1,7 @@
 import { z } from 'zod';
+import { CONTACT_TOPICS } from '../constants.ts';
 
-export const CONTACT_TOPICS = [
-  'Pre-sales (pricing, license, usage)',
-  'Product support (installed kit)',
-  'Bug report',
-  'Feature request',
-  'Billing or refund',
-  'Documentation issue',
-  'Partnership / affiliate',
-  'Other',
-] as const;
+export { CONTACT_TOPICS };
 
 const email = z
   .string({ error: 'Email is required.' })

@@ -1,3 +1,6 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+
 const PAGE_TYPES: [RegExp, string][] = [
   [/^\/cart\/?$/, 'cart'],
   [/^\/checkout\/?$/, 'checkout'],
@@ -8,4 +11,22 @@ const PAGE_TYPES: [RegExp, string][] = [
 /** `document.body.dataset.pageType`: cart, checkout, login or product on those routes, absent elsewhere. */
 export function pageTypeFor(routePath: string): string | undefined {
   return PAGE_TYPES.find(([pattern]) => pattern.test(routePath))?.[1];
+}
+
+/**
+ * What every layout does on a route change: set the page-type flag and scroll to the top
+ * (instantly: Bootstrap's smooth scrolling would leave a new screen half-way down). A link to an
+ * anchor (/#kits) is scrolled by the screen once its content is there.
+ */
+export function useRouteChangeEffects(): void {
+  const { pathname, hash } = useLocation();
+  useEffect(() => {
+    const type = pageTypeFor(pathname);
+    if (type) document.body.dataset.pageType = type;
+    else delete document.body.dataset.pageType;
+  }, [pathname]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
+  useEffect(() => {
+    if (!hash) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  }, [pathname, hash]);
 }

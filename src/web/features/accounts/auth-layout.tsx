@@ -1,9 +1,8 @@
 import './auth-layout.scss';
-import { useEffect } from 'react';
-import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { Link, Outlet, useNavigation } from 'react-router';
 import { FOOTER_YEAR } from '../../../common/constants.ts';
 import { SITE_NAME } from '../../../common/site.ts';
-import { pageTypeFor } from '../../app/page-type.ts';
+import { useRouteChangeEffects } from '../../app/page-type.ts';
 
 /**
  * The sign-in and sign-up layout: a centred card under the logo (which links home), without the
@@ -11,19 +10,8 @@ import { pageTypeFor } from '../../app/page-type.ts';
  * the page-type flag (`login` on /login).
  */
 export function AuthLayout() {
-  const { pathname, hash } = useLocation();
   const navigation = useNavigation();
-
-  useEffect(() => {
-    const type = pageTypeFor(pathname);
-    if (type) document.body.dataset.pageType = type;
-    else delete document.body.dataset.pageType;
-  }, [pathname]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
-  useEffect(() => {
-    if (!hash) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
-  }, [pathname, hash]);
+  useRouteChangeEffects();
 
   return (
     <div className="auth-shell">

@@ -1,19 +1,6 @@
 import type { ToastInput } from '../../app/toasts.tsx';
 
-/**
- * The contact form's topics, in the spec's order. The server's schema (src/common/schemas/messages.ts)
- * holds the same list; it is repeated here so that this screen does not load Zod (a test keeps them equal).
- */
-export const CONTACT_TOPICS = [
-  'Pre-sales (pricing, license, usage)',
-  'Product support (installed kit)',
-  'Bug report',
-  'Feature request',
-  'Billing or refund',
-  'Documentation issue',
-  'Partnership / affiliate',
-  'Other',
-] as const;
+export { CONTACT_TOPICS } from '../../../common/constants.ts';
 
 /** The server's limits on each field (the same schema), so the browser stops longer input first. */
 export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
