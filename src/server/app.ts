@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerMessageRoutes(scope, accounts);
       registerBlogRoutes(scope, { config, posts: deps.posts ?? [] });
       if (deps.google) registerGoogleRoutes(scope, accounts, deps.google);
-      registerLibraryRoutes(scope, db);
+      registerLibraryRoutes(scope, { db, storage });
       const payments = {
         db,
         config,

@@ -48,7 +48,10 @@ async function main(command: string | undefined, sub: string | undefined): Promi
       }
       return 0;
     }
-    const report = await importCatalog(db, createLocalStorage(config.dataDir), config.catalogDir);
+    const report = await importCatalog(db, createLocalStorage(config.dataDir), config.catalogDir, {
+      publicUrl: config.publicUrl,
+      supportEmail: config.supportEmail,
+    });
     console.log(`Catalog imported from ${config.catalogDir}`);
     for (const [label, list] of Object.entries(report)) {
       console.log(`  ${label.padEnd(9)} ${list.length}${list.length ? `: ${list.join(', ')}` : ''}`);

@@ -24,3 +24,45 @@ export const entitlements = pgTable(
     index('entitlements_active_user_idx').on(t.userId).where(sql`${t.revokedAt} IS NULL`),
   ],
 );
+
+/** Every imported version of a kit's archive; the newest is what owners download. Older ones are kept. */
+export const kitVersions = pgTable(
+  'kit_versions',
+  {
+    id: serial('id').primaryKey(),
+    kitId: integer('kit_id')
+      .notNull()
+      .references(() => kits.id),
+    version: text('version').notNull(),
+    releasedOn: text('released_on').notNull(),
+    changelog: text('changelog').notNull(),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('kit_versions_kit_version_key').on(t.kitId, t.version),
+    index('kit_versions_kit_created_idx').on(t.kitId, t.createdAt),
+  ],
+);
+
+/** Each download: who, which kit and version, when, from where. */
+export const downloads = pgTable(
+  'downloads',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kitId: integer('kit_id')
+      .notNull()
+      .references(() => kits.id),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => kitVersions.id),
+    ip: text('ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('downloads_user_kit_idx').on(t.userId, t.kitId, t.createdAt)],
+);

@@ -152,3 +152,28 @@ export function newsletterWelcomeMail(ctx: MailContext, email: string, unsubscri
     headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
 }
+
+/** A new version of a kit the buyer owns: its changelog entry and the way to the download. */
+export function kitUpdateMail(
+  ctx: MailContext,
+  to: { name: string; email: string },
+  release: { title: string; version: string; changelog: string },
+) {
+  const lines = release.changelog
+    .split('\n')
+    .map((line) => line.replace(/^[-*]\s+/, '• ').trim())
+    .filter(Boolean);
+  return compose(
+    to.email,
+    `${release.title} ${release.version} is available`,
+    {
+      heading: `${release.title} ${release.version} is out`,
+      paragraphs: [
+        `Hi ${to.name}, a new version of a kit you own is ready to download in your user panel. What changed:`,
+        ...lines,
+      ],
+      action: { label: 'Download the new version', url: `${ctx.publicUrl}/user-panel` },
+    },
+    ctx.supportEmail,
+  );
+}

@@ -12,13 +12,35 @@ export interface Storage {
   /** Stores a file under `key` unless an object with that key already exists. */
   putPublicFile(key: string, sourceFile: string): Promise<void>;
   publicDir: string;
+  /** Stores a private object (a kit archive) under `key` unless it exists. */
+  putPrivate(key: string, bytes: Uint8Array): Promise<void>;
+  /** The local path of a private object, for streaming it. */
+  privatePath(key: string): string;
 }
 
 export function createLocalStorage(dataDir: string): Storage {
   const root = path.join(dataDir, 'files');
   const publicDir = path.join(root, 'public');
+  const privateDir = path.join(root, 'private');
+  const inside = (dir: string, key: string) => {
+    const target = path.join(dir, key);
+    if (!target.startsWith(dir + path.sep)) throw new Error(`Invalid storage key: ${key}`);
+    return target;
+  };
   return {
     publicDir,
+    privatePath: (key) => inside(privateDir, key),
+    async putPrivate(key, bytes) {
+      const target = inside(privateDir, key);
+      try {
+        await fs.access(target);
+        return;
+      } catch {}
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${process.pid}.tmp`;
+      await fs.writeFile(temporary, bytes);
+      await fs.rename(temporary, target);
+    },
     async putPublicFile(key, sourceFile) {
       const target = path.join(publicDir, key);
       if (!target.startsWith(publicDir + path.sep)) throw new Error(`Invalid storage key: ${key}`);

@@ -326,7 +326,9 @@ describe('purchases', () => {
       user.id,
       kits[1].id,
     ]);
-    expect((await browser.post('/api/purchases')).json()).toEqual({ items: [kits[0]] });
+    expect((await browser.post('/api/purchases')).json()).toEqual({
+      items: [{ ...kits[0], version: '1.1.0', released_on: '2025-08-01', updated: false }],
+    });
   });
 });
 

@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { zipSync } from 'fflate';
 import type { z } from 'zod';
 import type { Database } from '../../db/open.ts';
+import { users } from '../../db/schema/accounts.ts';
 import { type KitDetails, type KitDocPage, kits } from '../../db/schema/catalog.ts';
+import { entitlements, kitVersions } from '../../db/schema/library.ts';
+import { enqueueMail } from '../../integrations/mail/outbox.ts';
+import { kitUpdateMail } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { renderMarkdown, sanitizeHtml } from '../../lib/html.ts';
 import { DetailsFileSchema, KitFileSchema, SEF_ID_PATTERN } from './catalog.content.ts';
@@ -22,7 +27,38 @@ export class CatalogContentError extends Error {
 
 type KitRecord = Omit<typeof kits.$inferInsert, 'id' | 'active' | 'createdAt' | 'updatedAt'> & {
   media: { key: string; file: string }[];
+  release: { version: string; releasedOn: string; changelog: string; sourceDir: string };
 };
+
+/** Every file under `dir`, relative, sorted: the archive's content in a stable order. */
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const entries = (await fs.readdir(path.join(dir, prefix), { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
+  const files: string[] = [];
+  for (const entry of entries) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) files.push(...(await listFiles(dir, rel)));
+    else if (entry.isFile()) files.push(rel);
+  }
+  return files;
+}
+
+/**
+ * A reproducible zip of a kit's source folder: files in sorted order under `<sef>-<version>/`, every
+ * entry dated the release day, so the same source always gives the same bytes (and SHA-256).
+ */
+export async function buildArchive(sourceDir: string, rootName: string, releasedOn: string): Promise<Uint8Array> {
+  const mtime = new Date(`${releasedOn}T00:00:00Z`);
+  const entries: Record<string, [Uint8Array, { mtime: Date; level: 6 }]> = {};
+  for (const file of await listFiles(sourceDir)) {
+    entries[`${rootName}/${file}`] = [
+      new Uint8Array(await fs.readFile(path.join(sourceDir, file))),
+      { mtime, level: 6 },
+    ];
+  }
+  return zipSync(entries);
+}
 
 export type ImportReport = { created: string[]; updated: string[]; unchanged: string[]; removed: string[] };
 
@@ -105,12 +141,23 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     }
   }
 
+  let release: KitRecord['release'] | undefined;
   try {
     const changelog = await fs.readFile(path.join(dir, 'CHANGELOG.md'), 'utf8');
     const top = CHANGELOG_HEADING.exec(changelog);
     if (!top) problems.push(`${rel}/CHANGELOG.md: needs "## <version> - <YYYY-MM-DD>" sections, newest first`);
     else if (meta && top[1] !== meta.version)
       problems.push(`${rel}/CHANGELOG.md: the newest entry is ${top[1]} but kit.json's version is ${meta.version}`);
+    else {
+      const rest = changelog.slice(top.index + top[0].length);
+      const next = rest.search(/^## /m);
+      release = {
+        version: top[1]!,
+        releasedOn: top[2]!,
+        changelog: (next === -1 ? rest : rest.slice(0, next)).trim(),
+        sourceDir: path.join(dir, 'source'),
+      };
+    }
   } catch {
     problems.push(`${rel}/CHANGELOG.md: file is missing`);
   }
@@ -138,7 +185,7 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     screenshots.push({ url: `media/${fullKey}`, thumbnail_url: `media/${thumbKey}`, alt: shot.alt, title: shot.title });
   }
 
-  if (!meta || !details || problems.length > before) return undefined;
+  if (!meta || !details || !release || problems.length > before) return undefined;
   const sanitizedDetails: KitDetails = {
     ...details,
     heading: {
@@ -163,7 +210,7 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     position: meta.position,
   };
   const contentHash = createHash('sha256').update(JSON.stringify(record)).digest('hex');
-  return { ...record, contentHash, media };
+  return { ...record, contentHash, media, release };
 }
 
 /** Reads and validates every kit under `<catalogDir>/kits`; throws CatalogContentError listing all problems. */
@@ -201,15 +248,67 @@ export async function readCatalog(catalogDir: string): Promise<KitRecord[]> {
 
 const IMPORT_LOCK = 7_318_220_915;
 
+type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/**
+ * Records a kit's version once. A version new to an existing kit is mailed to every owner, once
+ * per owner and version (the version row is the guard), with its changelog entry.
+ */
+async function recordVersion(
+  tx: Tx,
+  kitId: number,
+  release: KitRecord['release'],
+  archive: { key: string; size: number; sha256: string },
+  notify: { publicUrl: string; supportEmail: string; title: string } | undefined,
+): Promise<void> {
+  const inserted = await tx
+    .insert(kitVersions)
+    .values({
+      kitId,
+      version: release.version,
+      releasedOn: release.releasedOn,
+      changelog: release.changelog,
+      storageKey: archive.key,
+      sizeBytes: archive.size,
+      sha256: archive.sha256,
+    })
+    .onConflictDoNothing()
+    .returning({ id: kitVersions.id });
+  if (inserted.length === 0 || !notify) return;
+  const owners = await tx
+    .select({ name: users.name, email: users.email })
+    .from(entitlements)
+    .innerJoin(users, eq(users.id, entitlements.userId))
+    .where(and(eq(entitlements.kitId, kitId), isNull(entitlements.revokedAt)));
+  for (const owner of owners) {
+    await enqueueMail(
+      tx,
+      kitUpdateMail(notify, owner, { title: notify.title, version: release.version, changelog: release.changelog }),
+    );
+  }
+}
+
 /**
  * Imports the catalog idempotently in one transaction: new kits are created, changed ones updated,
  * kits gone from the content deactivated (never deleted: orders refer to them). Every running
  * server drops its catalog cache on the NOTIFY sent at commit.
  */
-export async function importCatalog(db: Database, storage: Storage, catalogDir: string): Promise<ImportReport> {
+export async function importCatalog(
+  db: Database,
+  storage: Storage,
+  catalogDir: string,
+  mailContext?: { publicUrl: string; supportEmail: string },
+): Promise<ImportReport> {
   const records = await readCatalog(catalogDir);
+  const archives = new Map<string, { key: string; size: number; sha256: string }>();
   for (const record of records) {
     for (const item of record.media) await storage.putPublicFile(item.key, item.file);
+    const { version, releasedOn, sourceDir } = record.release;
+    const bytes = await buildArchive(sourceDir, `${record.sefId}-${version}`, releasedOn);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const key = `archives/${record.sefId}/${record.sefId}-${version}-${sha256.slice(0, 16)}.zip`;
+    await storage.putPrivate(key, bytes);
+    archives.set(record.sefId, { key, size: bytes.length, sha256 });
   }
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
@@ -218,18 +317,28 @@ export async function importCatalog(db: Database, storage: Storage, catalogDir: 
       .from(kits);
     const bySef = new Map(existing.map((row) => [row.sefId, row]));
     const report: ImportReport = { created: [], updated: [], unchanged: [], removed: [] };
-    for (const { media: _media, ...record } of records) {
+    for (const { media: _media, release, ...record } of records) {
       const row = bySef.get(record.sefId);
       if (!row) {
-        await tx.insert(kits).values(record);
+        const [created] = await tx.insert(kits).values(record).returning({ id: kits.id });
+        await recordVersion(tx, created!.id, release, archives.get(record.sefId)!, undefined);
         report.created.push(record.sefId);
       } else if (row.contentHash !== record.contentHash || !row.active) {
         await tx
           .update(kits)
           .set({ ...record, active: true, updatedAt: sql`now()` })
           .where(sql`${kits.id} = ${row.id}`);
+        await recordVersion(
+          tx,
+          row.id,
+          release,
+          archives.get(record.sefId)!,
+          mailContext && { ...mailContext, title: record.title },
+        );
         report.updated.push(record.sefId);
       } else {
+        // (A database from before versions were kept gets its first version row here.)
+        await recordVersion(tx, row.id, release, archives.get(record.sefId)!, undefined);
         report.unchanged.push(record.sefId);
       }
     }

@@ -1,11 +1,91 @@
+import { createReadStream, promises as fs } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
 import type { Database } from '../../db/open.ts';
+import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { listPurchases } from './library.service.ts';
+import type { Storage } from '../../integrations/storage/storage.ts';
+import { findOwnedKit, latestVersion, listPurchases, logDownload } from './library.service.ts';
 
-export function registerLibraryRoutes(app: FastifyInstance, db: Database): void {
+const IdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** `bytes=start-end` (one range) against a size; null when absent, 'invalid' when unsatisfiable. */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'invalid' {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return 'invalid';
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start > end || start >= size ? 'invalid' : { start, end };
+}
+
+export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database; storage: Storage }): void {
+  const { db, storage } = deps;
+
   app.post('/api/purchases', async (request) => {
     const user = await requireUser(request);
     return { items: await listPurchases(db, user.id) };
+  });
+
+  // The purchased item's setup guide: 401 signed out, 403 for a kit the user does not own.
+  app.post('/api/item/:sefid', async (request) => {
+    const user = await requireUser(request);
+    const { sefid } = parseInput(SefIdParamsSchema, request.params, 'not_found');
+    const kit = await findOwnedKit(db, user.id, { sefId: sefid });
+    if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
+    if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
+    return { title: kit.title, spot: kit.spot, setup: kit.setupHtml };
+  });
+
+  // The newest archive of a kit the user owns, streamed from storage; never compressed on the fly.
+  app.get('/download/:id', { compress: false }, async (request, reply) => {
+    const user = await requireUser(request);
+    const { id } = parseInput(IdParams, request.params, 'not_found');
+    const kit = await findOwnedKit(db, user.id, { id });
+    if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
+    if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases (or it was refunded).');
+    const version = await latestVersion(db, kit.id);
+    if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
+    const file = storage.privatePath(version.storageKey);
+    const { size } = await fs.stat(file);
+    const etag = `"${version.sha256}"`;
+    reply
+      .header('accept-ranges', 'bytes')
+      .header('etag', etag)
+      .header('cache-control', 'private, no-cache')
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="${kit.sefId}-${version.version}.zip"`);
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    const range =
+      request.headers['if-range'] && request.headers['if-range'] !== etag
+        ? null
+        : parseRange(request.headers.range, size);
+    if (range === 'invalid') {
+      return reply
+        .status(416)
+        .header('content-range', `bytes */${size}`)
+        .send(JSON.stringify({ message: 'That byte range is not in the file.' }));
+    }
+    if (!range || range.start === 0)
+      await logDownload(db, { userId: user.id, kitId: kit.id, versionId: version.id, ip: request.ip });
+    if (!range) {
+      return reply.header('content-length', String(size)).send(createReadStream(file));
+    }
+    return reply
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('content-length', String(range.end - range.start + 1))
+      .send(createReadStream(file, { start: range.start, end: range.end }));
   });
 }

@@ -1,17 +1,69 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
 import { kits } from '../../db/schema/catalog.ts';
-import { entitlements } from '../../db/schema/library.ts';
+import { downloads, entitlements, kitVersions } from '../../db/schema/library.ts';
 
-/** The kits a user owns (not refunded), oldest purchase first. */
-export async function listPurchases(db: Database, userId: number): Promise<PurchaseItem[]> {
-  return db
-    .select({ id: kits.id, sef_id: kits.sefId, title: kits.title, spot: kits.spot })
-    .from(entitlements)
-    .innerJoin(kits, eq(kits.id, entitlements.kitId))
-    .where(and(eq(entitlements.userId, userId), isNull(entitlements.revokedAt)))
-    .orderBy(asc(entitlements.grantedAt), asc(kits.id));
+export type PurchaseWithVersion = PurchaseItem & {
+  version: string | null;
+  released_on: string | null;
+  updated: boolean;
+};
+
+/**
+ * The kits a user owns (not refunded), oldest purchase first, each with the version they can
+ * download, its release day, and whether it is newer than the user's last download of that kit.
+ */
+export async function listPurchases(db: Database, userId: number): Promise<PurchaseWithVersion[]> {
+  const { rows } = await db.execute<PurchaseWithVersion>(sql`
+    SELECT k.id, k.sef_id, k.title, k.spot, v.version, v.released_on,
+           COALESCE(v.created_at > (SELECT max(d.created_at) FROM downloads d WHERE d.user_id = e.user_id AND d.kit_id = k.id), false) AS updated
+      FROM entitlements e
+      JOIN kits k ON k.id = e.kit_id
+      LEFT JOIN LATERAL (SELECT version, released_on, created_at FROM kit_versions WHERE kit_id = k.id ORDER BY created_at DESC, id DESC LIMIT 1) v ON true
+     WHERE e.user_id = ${userId} AND e.revoked_at IS NULL
+     ORDER BY e.granted_at, k.id`);
+  return rows;
+}
+
+/** A kit by id or slug, if the user owns it now. */
+export async function findOwnedKit(db: Database, userId: number, by: { id: number } | { sefId: string }) {
+  const [kit] = await db
+    .select({
+      id: kits.id,
+      sefId: kits.sefId,
+      title: kits.title,
+      spot: kits.spot,
+      setupHtml: kits.setupHtml,
+      owned: entitlements.id,
+    })
+    .from(kits)
+    .leftJoin(
+      entitlements,
+      and(eq(entitlements.kitId, kits.id), eq(entitlements.userId, userId), isNull(entitlements.revokedAt)),
+    )
+    .where('id' in by ? eq(kits.id, by.id) : eq(kits.sefId, by.sefId))
+    .limit(1);
+  if (!kit) return 'unknown' as const;
+  if (kit.owned === null) return 'not_owned' as const;
+  return kit;
+}
+
+export async function latestVersion(db: Database, kitId: number) {
+  const [version] = await db
+    .select()
+    .from(kitVersions)
+    .where(eq(kitVersions.kitId, kitId))
+    .orderBy(desc(kitVersions.createdAt), desc(kitVersions.id))
+    .limit(1);
+  return version;
+}
+
+export async function logDownload(
+  db: Database,
+  entry: { userId: number; kitId: number; versionId: number; ip: string },
+) {
+  await db.insert(downloads).values(entry);
 }
 
 /** Makes kits owned by a user (idempotent; a revoked grant is restored). */

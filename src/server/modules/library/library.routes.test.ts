@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../../tests/factories/users.ts';
+import { type Client, createClient } from '../../../../tests/setup/client.ts';
+import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createLocalStorage } from '../../integrations/storage/storage.ts';
+import { buildArchive, importCatalog } from '../catalog/catalog.import.ts';
+import { parseRange } from './library.routes.ts';
+
+let t: TestApp;
+let alpha: { id: number; sef_id: string };
+let owner: Client;
+let ownerId: number;
+
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
+  alpha = (await t.pool.query("SELECT id, sef_id FROM kits WHERE sef_id = 'alpha-kit'")).rows[0];
+  const user = await createUser(t.pool, { name: 'Owner' });
+  ownerId = user.id;
+  owner = await createClient(t.app);
+  await owner.post('/api/login', { email: user.email, password: user.password });
+  await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [
+    user.id,
+    alpha.id,
+  ]);
+});
+afterAll(() => t.close());
+
+describe('GET /download/:id', () => {
+  it('streams the newest archive to its owner, with its name, length, ETag, and logs it', async () => {
+    const res = await owner.get(`/download/${alpha.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="alpha-kit-1.1.0.zip"');
+    expect(res.headers['content-encoding']).toBeUndefined();
+    const bytes = res.rawPayload;
+    expect(Number(res.headers['content-length'])).toBe(bytes.length);
+    const { rows } = await t.pool.query('SELECT sha256, size_bytes FROM kit_versions WHERE kit_id = $1', [alpha.id]);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(rows[0].sha256);
+    expect(res.headers.etag).toBe(`"${rows[0].sha256}"`);
+    expect(Object.keys(unzipSync(new Uint8Array(bytes)))).toEqual(['alpha-kit-1.1.0/README.md']);
+    const logged = await t.pool.query('SELECT user_id, kit_id FROM downloads WHERE user_id = $1', [ownerId]);
+    expect(logged.rows).toEqual([{ user_id: ownerId, kit_id: alpha.id }]);
+    expect((await owner.get(`/download/${alpha.id}`, { 'if-none-match': res.headers.etag as string })).statusCode).toBe(
+      304,
+    );
+  });
+
+  it('answers ranges with 206, and an unsatisfiable range with 416', async () => {
+    const full = (await owner.get(`/download/${alpha.id}`)).rawPayload;
+    const part = await owner.get(`/download/${alpha.id}`, { range: 'bytes=10-19' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 10-19/${full.length}`);
+    expect(part.rawPayload.equals(full.subarray(10, 20))).toBe(true);
+    const tail = await owner.get(`/download/${alpha.id}`, { range: 'bytes=-5' });
+    expect(tail.rawPayload.equals(full.subarray(full.length - 5))).toBe(true);
+    const bad = await owner.get(`/download/${alpha.id}`, { range: `bytes=${full.length}-` });
+    expect(bad.statusCode).toBe(416);
+    expect(bad.headers['content-range']).toBe(`bytes */${full.length}`);
+    expect(bad.json()).toEqual({ message: 'That byte range is not in the file.' });
+  });
+
+  it('answers 401 signed out, 403 to another user, 404 for an unknown or malformed id', async () => {
+    expect((await (await createClient(t.app)).get(`/download/${alpha.id}`)).statusCode).toBe(401);
+    const other = await createUser(t.pool);
+    const stranger = await createClient(t.app);
+    await stranger.post('/api/login', { email: other.email, password: other.password });
+    expect((await stranger.get(`/download/${alpha.id}`)).statusCode).toBe(403);
+    expect((await stranger.get('/download/99999')).statusCode).toBe(404);
+    expect((await stranger.get('/download/abc')).statusCode).toBe(404);
+  });
+});
+
+describe('POST /api/item/:sefid', () => {
+  it('gives the owner the sanitised setup guide, 403 to others and 401 signed out', async () => {
+    const res = await owner.post('/api/item/alpha-kit', { details: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      title: 'Alpha Kit',
+      spot: 'The alpha-kit spot text.',
+      setup: expect.stringContaining('<h2 id="quick-start">Quick Start</h2>'),
+    });
+    expect(res.json().setup).toContain('<h2 id="how-to-modify">How to Modify</h2>');
+    expect((await owner.post('/api/item/beta-kit', { details: true })).statusCode).toBe(403);
+    expect((await owner.post('/api/item/no-such-kit', { details: true })).statusCode).toBe(404);
+    expect((await (await createClient(t.app)).post('/api/item/alpha-kit', { details: true })).statusCode).toBe(401);
+  });
+});
+
+describe('versions', () => {
+  it('builds the same archive from the same source (reproducible)', async () => {
+    const source = path.join(FIXTURE_CATALOG, 'kits/alpha-kit/source');
+    const a = await buildArchive(source, 'alpha-kit-1.1.0', '2025-08-01');
+    const b = await buildArchive(source, 'alpha-kit-1.1.0', '2025-08-01');
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+  });
+
+  it('serves a newly imported version, marks the purchase updated, mails owners once, and keeps the old version', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-versions-'));
+    try {
+      cpSync(FIXTURE_CATALOG, dir, { recursive: true });
+      const kitJson = path.join(dir, 'kits/alpha-kit/kit.json');
+      writeFileSync(kitJson, JSON.stringify({ ...JSON.parse(readFileSync(kitJson, 'utf8')), version: '1.2.0' }));
+      const changelog = path.join(dir, 'kits/alpha-kit/CHANGELOG.md');
+      writeFileSync(
+        changelog,
+        readFileSync(changelog, 'utf8').replace(
+          '# Changelog\n',
+          '# Changelog\n\n## 1.2.0 - 2025-10-01\n\n- Faster builds\n',
+        ),
+      );
+      writeFileSync(path.join(dir, 'kits/alpha-kit/source/NEW.md'), 'new file\n');
+      const ctx = { publicUrl: 'http://shop.test', supportEmail: 'help@shop.test' };
+      await importCatalog(t.db, createLocalStorage(t.dataDir), dir, ctx);
+      await importCatalog(t.db, createLocalStorage(t.dataDir), dir, ctx); // again: nothing new
+      const res = await owner.get(`/download/${alpha.id}`);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="alpha-kit-1.2.0.zip"');
+      expect(Object.keys(unzipSync(new Uint8Array(res.rawPayload))).sort()).toEqual([
+        'alpha-kit-1.2.0/NEW.md',
+        'alpha-kit-1.2.0/README.md',
+      ]);
+      const versions = await t.pool.query('SELECT version FROM kit_versions WHERE kit_id = $1 ORDER BY id', [alpha.id]);
+      expect(versions.rows.map((r) => r.version)).toEqual(['1.1.0', '1.2.0']);
+      await t.deliverMail();
+      const updates = t.mails.filter((m) => m.subject === 'Alpha Kit 1.2.0 is available');
+      expect(updates).toHaveLength(1);
+      expect(updates[0]!.text).toContain('Faster builds');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('marks a purchase updated when a version came after the last download', async () => {
+    await t.pool.query("UPDATE downloads SET created_at = now() - interval '1 day' WHERE user_id = $1", [ownerId]);
+    await t.pool.query("UPDATE kit_versions SET created_at = now() WHERE kit_id = $1 AND version = '1.2.0'", [
+      alpha.id,
+    ]);
+    const [item] = (await owner.post('/api/purchases')).json().items;
+    expect(item).toMatchObject({ version: '1.2.0', released_on: '2025-10-01', updated: true });
+    await owner.get(`/download/${alpha.id}`);
+    expect((await owner.post('/api/purchases')).json().items[0].updated).toBe(false);
+  });
+
+  it('stops downloads of a refunded kit', async () => {
+    await t.pool.query('UPDATE entitlements SET revoked_at = now() WHERE user_id = $1', [ownerId]);
+    expect((await owner.get(`/download/${alpha.id}`)).statusCode).toBe(403);
+    await t.pool.query('UPDATE entitlements SET revoked_at = NULL WHERE user_id = $1', [ownerId]);
+  });
+});
+
+describe('parseRange', () => {
+  it.each([
+    [undefined, null],
+    ['bytes=0-9', { start: 0, end: 9 }],
+    ['bytes=90-', { start: 90, end: 99 }],
+    ['bytes=-10', { start: 90, end: 99 }],
+    ['bytes=50-500', { start: 50, end: 99 }],
+    ['bytes=100-', 'invalid'],
+    ['bytes=9-3', 'invalid'],
+    ['bytes=-', 'invalid'],
+    ['items=0-1', 'invalid'],
+    ['bytes=0-1,5-6', 'invalid'],
+  ])('%s on 100 bytes -> %o', (header, expected) => {
+    expect(parseRange(header, 100)).toEqual(expected);
+  });
+});
