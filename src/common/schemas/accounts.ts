@@ -76,5 +76,15 @@ export type VerifyEmailResponse = {
   user: AccountUser | Record<string, never>;
   data: { result: 'success' | 'failed'; message: string };
 };
-export type PurchaseItem = { id: number; sef_id: string; title: string; spot: string };
+export type PurchaseItem = {
+  id: number;
+  sef_id: string;
+  title: string;
+  spot: string;
+  /** The version a download gives now, and its release day (YYYY-MM-DD). */
+  version?: string | null;
+  released_on?: string | null;
+  /** A newer version came out since the user's last download of this kit. */
+  updated?: boolean;
+};
 export type PurchasesResponse = { items: PurchaseItem[] };

@@ -4,6 +4,14 @@ import { Icon } from '../../components/icon.tsx';
 import { appUrl } from '../../lib/initial-data.ts';
 import { usePurchases } from './library-api.ts';
 
+const releaseDate = (day: string) =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
 function Purchase({ item }: { item: PurchaseItem }) {
   const titleId = `purchase-${item.id}-title`;
   return (
@@ -11,8 +19,16 @@ function Purchase({ item }: { item: PurchaseItem }) {
       <div className="card-body">
         <h3 id={titleId} className="h5 fw-bold mb-1">
           {item.title}
+          {item.updated && <span className="badge text-bg-success ms-2 align-middle">Updated</span>}
         </h3>
         <p className="purchase-spot">{item.spot}</p>
+        {item.version && (
+          <p className="purchase-version small text-body-secondary" data-testid="purchase-version">
+            Version {item.version}
+            {item.released_on && <> · released {releaseDate(item.released_on)}</>}
+            {item.updated && <> · new since your last download</>}
+          </p>
+        )}
         <div className="d-flex flex-wrap gap-2">
           {/* A file download: a plain link, not a route. */}
           <a href={appUrl(`/download/${item.id}`)} className="btn btn-primary btn-sm" aria-describedby={titleId}>
