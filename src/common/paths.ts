@@ -17,6 +17,7 @@ export const SCREEN_PATTERNS = [
   '/email/verify',
   '/exit',
   '/user-panel',
+  '/user-panel/item/:sefId',
   '/about',
   '/contact',
   '/support',
@@ -24,6 +25,7 @@ export const SCREEN_PATTERNS = [
   '/terms-and-conditions',
   '/refund-policy',
   '/cookie-policy',
+  '/licence',
 ] as const;
 
 /** '/' -> '', '/shop/' -> '/shop' */

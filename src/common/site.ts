@@ -6,6 +6,8 @@ export const HOME_DESCRIPTION =
 export const NOT_FOUND_TITLE = 'Page Not Found — Kitshop';
 
 export const docsTitle = (kitTitle: string) => `${kitTitle} Documentation — Kitshop`;
+/** A purchased kit's setup guide (/user-panel/item/:sefId) once its title is known. */
+export const setupGuideTitle = (kitTitle: string) => `${kitTitle} — Setup Guide — Kitshop`;
 
 /** Titles of the screens without a title of their own in the data (server head and document.title). */
 export const SCREEN_TITLES: Record<string, string> = {
@@ -25,6 +27,8 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/terms-and-conditions': 'Terms and Conditions — Kitshop',
   '/refund-policy': 'Refund Policy — Kitshop',
   '/cookie-policy': 'Cookie Policy — Kitshop',
+  '/licence': 'Licence Agreement — Kitshop',
+  '/user-panel/item/:sefId': 'Setup Guide — Kitshop',
 };
 
 /** Screens search engines may index (the others get `noindex`). */
@@ -42,4 +46,5 @@ export const INDEXABLE_SCREENS = new Set([
   '/terms-and-conditions',
   '/refund-policy',
   '/cookie-policy',
+  '/licence',
 ]);

@@ -54,6 +54,10 @@ export const router = createBrowserRouter(
           lazy: () => import('./user-panel-page.tsx').then((m) => ({ Component: m.UserPanelPage })),
         },
         {
+          path: 'user-panel/item/:sefId',
+          lazy: () => import('../features/library/item-page.tsx').then((m) => ({ Component: m.ItemPage })),
+        },
+        {
           path: 'about',
           lazy: () => import('../features/content/about-page.tsx').then((m) => ({ Component: m.AboutPage })),
         },
@@ -84,6 +88,10 @@ export const router = createBrowserRouter(
           path: 'cookie-policy',
           lazy: () =>
             import('../features/content/cookie-policy-page.tsx').then((m) => ({ Component: m.CookiePolicyPage })),
+        },
+        {
+          path: 'licence',
+          lazy: () => import('../features/library/licence-page.tsx').then((m) => ({ Component: m.LicencePage })),
         },
         { path: '*', Component: NotFoundPage },
       ],

@@ -1,0 +1,262 @@
+import './item-page.scss';
+import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import Modal from 'react-bootstrap/Modal';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { setupGuideTitle } from '../../../common/site.ts';
+import { usePageTitle } from '../../app/page-meta.ts';
+import { HtmlContent } from '../../components/html-content.tsx';
+import { Icon } from '../../components/icon.tsx';
+import { NotFoundPage } from '../../components/not-found-page.tsx';
+import { ApiError, apiPost } from '../../lib/api.ts';
+import { LicenceText } from './licence-text.tsx';
+
+/** `POST /api/item/{sefid}` with `{details: true}`: the purchased kit's title, spot and setup guide (sanitised HTML). */
+export type ItemDetail = { title: string; spot: string; setup: string };
+
+export const fetchItemDetail = (sefId: string) =>
+  apiPost<ItemDetail>(`/api/item/${encodeURIComponent(sefId)}`, { details: true });
+
+type ItemState =
+  | { status: 'loading' }
+  | { status: 'ready'; item: ItemDetail }
+  /** 401 (signed out) or 403 (not owned): the page goes home (spec, sections 6 and 8). */
+  | { status: 'refused' }
+  | { status: 'not-found' }
+  | { status: 'error' };
+
+/** Loads the guide afresh on every visit (and on retry); a plain effect, like the purchases tab. */
+function useItemDetail(sefId: string, attempt: number): ItemState {
+  const [state, setState] = useState<ItemState>({ status: 'loading' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry trigger
+  useEffect(() => {
+    let current = true;
+    setState({ status: 'loading' });
+    fetchItemDetail(sefId)
+      .then((item): ItemState => ({ status: 'ready', item }))
+      .catch((error: unknown): ItemState => {
+        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return { status: 'refused' };
+        if (error instanceof ApiError && error.status === 404) return { status: 'not-found' };
+        console.warn('Could not load the setup guide', error);
+        return { status: 'error' };
+      })
+      .then((next) => {
+        if (current) setState(next);
+      });
+    return () => {
+      current = false;
+    };
+  }, [sefId, attempt]);
+  return state;
+}
+
+/** The side menu's entries: two sections of the setup guide's HTML, then the page's own licence section. */
+const GUIDE_LINKS = [
+  { id: 'quick-start', label: 'Quick Start' },
+  { id: 'how-to-modify', label: 'How to Modify' },
+  { id: 'licence', label: 'Licence Agreement' },
+] as const;
+
+const prefersReducedMotion = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** Scrolls a section into view and moves the keyboard focus there (without a second jump). */
+function showSection(target: HTMLElement, smooth: boolean) {
+  target.scrollIntoView({ behavior: smooth && !prefersReducedMotion() ? 'smooth' : 'auto', block: 'start' });
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus({ preventScroll: true });
+}
+
+/** Marks the side menu's entry of the section being read. */
+function useCurrentSection(ready: boolean): string | undefined {
+  const [current, setCurrent] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (!ready || typeof IntersectionObserver === 'undefined') return;
+    const targets = GUIDE_LINKS.map((link) => document.getElementById(link.id)).filter(
+      (el): el is HTMLElement => el !== null,
+    );
+    const visible = new Set<string>();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) visible.add(entry.target.id);
+          else visible.delete(entry.target.id);
+        }
+        const first = targets.find((t) => visible.has(t.id));
+        if (first) setCurrent(first.id);
+      },
+      // The band between the sticky header and the middle of the screen.
+      { rootMargin: '-80px 0px -50% 0px' },
+    );
+    for (const target of targets) observer.observe(target);
+    return () => observer.disconnect();
+  }, [ready]);
+  return current;
+}
+
+/** The side menu: on wide screens it stays beside the guide, on phones it sits above it. */
+function GuideNav({ current }: { current: string | undefined }) {
+  const navigate = useNavigate();
+  const onClick = (event: MouseEvent<HTMLAnchorElement>, id: string) => {
+    const target = document.getElementById(id);
+    if (!target) return; // a guide without this section: let the browser do what it does
+    event.preventDefault();
+    showSection(target, true);
+    // Keep the address in step (shareable), without a new history entry or a jump to the top.
+    navigate({ hash: `#${id}` }, { replace: true, preventScrollReset: true });
+  };
+  return (
+    <nav className="item-nav" aria-label="Guide">
+      <p className="item-nav-title" aria-hidden="true">
+        Guide
+      </p>
+      <ul className="list-unstyled">
+        {GUIDE_LINKS.map((link) => (
+          <li key={link.id}>
+            <a
+              href={`#${link.id}`}
+              onClick={(event) => onClick(event, link.id)}
+              className={current === link.id ? 'active' : undefined}
+              aria-current={current === link.id ? 'location' : undefined}
+            >
+              {link.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The licence in brief, and the full text in a dialog (size lg, scrollable) that closes with `Close`. */
+function LicenceSummary() {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  return (
+    <section id="licence" className="item-licence" aria-labelledby="licence-heading">
+      <h2 id="licence-heading">Licence Agreement</h2>
+      <p>Your purchase comes with the Kitshop licence. In short:</p>
+      <ul className="item-licence-points list-unstyled">
+        <li>
+          <Icon name="check" size={18} /> For the original purchaser only.
+        </li>
+        <li>
+          <Icon name="check" size={18} /> Unlimited personal, commercial and client projects.
+        </li>
+        <li>
+          <Icon name="check" size={18} /> The finished products you build with the kit may be sold.
+        </li>
+        <li className="is-forbidden">
+          <Icon name="lock" size={18} /> Redistributing the kit itself, as is or modified, is forbidden.
+        </li>
+      </ul>
+      <button type="button" className="btn btn-outline-primary" onClick={() => setOpen(true)} aria-haspopup="dialog">
+        View Full Licence
+      </button>
+      <Modal show={open} onHide={close} size="lg" scrollable aria-labelledby="licence-dialog-title">
+        <Modal.Header>
+          <Modal.Title id="licence-dialog-title" as="h2" className="h5">
+            Licence Agreement
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <LicenceText headingLevel="h3" />
+        </Modal.Body>
+        <Modal.Footer>
+          <Link to="/licence" className="me-auto">
+            Open as a page
+          </Link>
+          <button type="button" className="btn btn-primary" onClick={close}>
+            Close
+          </button>
+        </Modal.Footer>
+      </Modal>
+    </section>
+  );
+}
+
+/**
+ * /user-panel/item/:sefId: a purchased kit's setup guide. Title and spot, a side menu (Quick Start,
+ * How to Modify, Licence Agreement), the guide, then the licence summary with the full text in a
+ * dialog. Signed out (401) or not the owner (403): home. Unknown kit (404): the not-found page.
+ */
+export function ItemPage() {
+  const { sefId = '' } = useParams();
+  const navigate = useNavigate();
+  const { hash } = useLocation();
+  const [attempt, setAttempt] = useState(0);
+  const state = useItemDetail(sefId, attempt);
+  const ready = state.status === 'ready';
+  const current = useCurrentSection(ready);
+  usePageTitle(ready ? setupGuideTitle(state.item.title) : undefined);
+
+  useEffect(() => {
+    if (state.status === 'refused') navigate('/', { replace: true });
+  }, [state.status, navigate]);
+
+  // Opened at `#how-to-modify` (a shared link): show that section once the guide is there.
+  const initialHash = useRef(hash);
+  useEffect(() => {
+    if (!ready || !initialHash.current) return;
+    const id = initialHash.current.slice(1);
+    initialHash.current = '';
+    const target = id && document.getElementById(id);
+    if (target) showSection(target, false);
+  }, [ready]);
+
+  if (state.status === 'not-found') return <NotFoundPage />;
+  if (state.status === 'refused') return null;
+  if (state.status === 'loading') {
+    return (
+      <div className="container section">
+        <div className="item-loading d-flex align-items-center gap-3" role="status" aria-live="polite">
+          <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
+          Loading the setup guide…
+        </div>
+      </div>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <div className="container section">
+        <div className="alert alert-warning" role="alert">
+          <p>We could not load this setup guide right now. Please try again in a moment.</p>
+          <div className="d-flex flex-wrap gap-2">
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setAttempt((n) => n + 1)}>
+              Try Again
+            </button>
+            <Link to="/user-panel" className="btn btn-outline-secondary btn-sm">
+              Back to User Panel
+            </Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  const { item } = state;
+  return (
+    <div className="item-page">
+      <header className="item-hero">
+        <div className="container">
+          <Link to="/user-panel" className="item-back">
+            <span aria-hidden="true">←</span> Back to User Panel
+          </Link>
+          <p className="eyebrow">Setup Guide</p>
+          <h1 className="item-title">{item.title}</h1>
+          <p className="item-spot">{item.spot}</p>
+        </div>
+      </header>
+      <div className="container item-body">
+        <div className="row g-4 g-lg-5">
+          <aside className="col-12 col-lg-3">
+            <GuideNav current={current} />
+          </aside>
+          <div className="col-12 col-lg-9">
+            <HtmlContent html={item.setup} className="prose item-setup" />
+            <LicenceSummary />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

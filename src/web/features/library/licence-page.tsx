@@ -1,0 +1,24 @@
+import { SCREEN_TITLES } from '../../../common/site.ts';
+import { usePageTitle } from '../../app/page-meta.ts';
+// The static pages' frame (heading band, effective date, table of contents): the licence is one of them.
+import { LegalLayout } from '../content/legal-layout.tsx';
+import { LICENCE_SECTIONS } from './licence-text.tsx';
+
+export const LICENCE_TITLE = SCREEN_TITLES['/licence']!;
+
+/** /licence: the full licence every kit is sold under, the same text as the item page's dialog. */
+export function LicencePage() {
+  usePageTitle(LICENCE_TITLE);
+  return (
+    <LegalLayout
+      title="Licence Agreement"
+      lead={
+        <p>
+          The licence every Kitshop kit is sold under: one purchaser, unlimited personal, commercial and client
+          projects, and finished products you may sell. Only the kit itself may not be passed on.
+        </p>
+      }
+      sections={LICENCE_SECTIONS}
+    />
+  );
+}

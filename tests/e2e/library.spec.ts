@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createAccount, expect, test } from './fixtures.ts';
+
+test.describe('what a buyer does with a purchase', () => {
+  test('downloads the archive (bytes match the recorded SHA-256), reads the setup guide and the licence', async ({
+    page,
+    db,
+    snap,
+  }, testInfo) => {
+    const user = await createAccount(db, { name: 'Owner Person' });
+    const { rows } = await db.query(
+      `SELECT k.id, k.sef_id, k.title, v.version, v.sha256 FROM kits k
+         JOIN LATERAL (SELECT version, sha256 FROM kit_versions WHERE kit_id = k.id ORDER BY created_at DESC, id DESC LIMIT 1) v ON true
+        WHERE k.active ORDER BY k.position LIMIT 1`,
+    );
+    const kit = rows[0];
+    await db.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [user.id, kit.id]);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/user-panel$/);
+
+    const item = page.getByRole('listitem').filter({ hasText: kit.title });
+    await expect(item.getByTestId('purchase-version')).toContainText(`Version ${kit.version}`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      item.getByRole('link', { name: /Download/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${kit.sef_id}-${kit.version}.zip`);
+    const file = testInfo.outputPath('kit.zip');
+    await download.saveAs(file);
+    expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(kit.sha256);
+
+    await item.getByRole('link', { name: /Setup guide/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/user-panel/item/${kit.sef_id}$`));
+    await expect(page.getByRole('heading', { level: 1, name: kit.title })).toBeVisible();
+    const guide = page.getByRole('navigation', { name: 'Guide' });
+    await guide.getByRole('link', { name: 'How to Modify' }).click();
+    await expect(page.locator('#how-to-modify')).toBeInViewport();
+    await guide.getByRole('link', { name: 'Licence Agreement' }).click();
+    await page.getByRole('button', { name: 'View Full Licence' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Licence Agreement' });
+    await expect(dialog).toContainText(/original purchaser/i);
+    await snap('item-licence-dialog');
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await expect(dialog).toBeHidden();
+    await snap('item-guide');
+  });
+
+  test('the licence has its own page', async ({ page, snap }) => {
+    const response = await page.goto('/licence');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(/Licen[cs]e/);
+    await expect(page.locator('main')).toContainText(/redistribut/i);
+    await snap('licence');
+  });
+
+  test.describe('not owned', () => {
+    test.use({ allowedConsoleErrors: [/status of 40[13]/] });
+    test("someone else's kit guide sends the visitor home", async ({ page, signIn, request }) => {
+      await signIn('Not An Owner');
+      const kits = await (await request.post('api/products')).json();
+      await page.goto(`/user-panel/item/${kits[0].sef_id}`);
+      await expect(page).toHaveURL(/\/$/);
+    });
+  });
+});
