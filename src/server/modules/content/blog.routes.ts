@@ -75,7 +75,7 @@ ${items}
     reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300');
     if (!p) return reply.status(204).send();
     return reply.send(
-      `<article class="blog-teaser"><h3><a href="${postUrl(p)}">${escapeHtml(p.title)}</a></h3><time datetime="${p.date}">${longDate(p.date)}</time><p>${escapeHtml(p.excerpt)}</p><a href="${postUrl(p)}">Read more</a></article>`,
+      `<article class="blog-teaser"><h3><a href="${postUrl(p)}">${escapeHtml(p.title)}</a></h3><time datetime="${p.date}">${longDate(p.date)}</time><p>${escapeHtml(p.excerpt)}</p><a href="${postUrl(p)}">Read “${escapeHtml(p.title)}”</a></article>`,
     );
   });
 
