@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import type { z } from 'zod';
 import type { Database } from '../../db/open.ts';
-import { users } from '../../db/schema/accounts.ts';
 import { type KitDetails, type KitDocPage, kits } from '../../db/schema/catalog.ts';
-import { entitlements, kitVersions } from '../../db/schema/library.ts';
+import { kitVersions } from '../../db/schema/library.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { kitUpdateMail } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { renderMarkdown, sanitizeHtml } from '../../lib/html.ts';
+import { kitOwners } from '../library/library.service.ts';
 import { DetailsFileSchema, KitFileSchema, SEF_ID_PATTERN } from './catalog.content.ts';
 import { CATALOG_CHANNEL } from './catalog.service.ts';
 
@@ -275,12 +275,7 @@ async function recordVersion(
     .onConflictDoNothing()
     .returning({ id: kitVersions.id });
   if (inserted.length === 0 || !notify) return;
-  const owners = await tx
-    .select({ name: users.name, email: users.email })
-    .from(entitlements)
-    .innerJoin(users, eq(users.id, entitlements.userId))
-    .where(and(eq(entitlements.kitId, kitId), isNull(entitlements.revokedAt)));
-  for (const owner of owners) {
+  for (const owner of await kitOwners(tx, kitId)) {
     await enqueueMail(
       tx,
       kitUpdateMail(notify, owner, { title: notify.title, version: release.version, changelog: release.changelog }),

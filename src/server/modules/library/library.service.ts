@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
+import { users } from '../../db/schema/accounts.ts';
 import { kits } from '../../db/schema/catalog.ts';
 import { downloads, entitlements, kitVersions } from '../../db/schema/library.ts';
 
@@ -98,4 +99,30 @@ export async function revokeEntitlements(
     .update(entitlements)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(entitlements.userId, userId), inArray(entitlements.kitId, kitIds), isNull(entitlements.revokedAt)));
+}
+
+/** Which of these kits the user owns now (not refunded). */
+export async function ownedKitIds(
+  db: Pick<Database, 'select'>,
+  userId: number,
+  kitIds: number[],
+): Promise<Set<number>> {
+  if (kitIds.length === 0) return new Set();
+  const rows = await db
+    .select({ kitId: entitlements.kitId })
+    .from(entitlements)
+    .where(and(eq(entitlements.userId, userId), isNull(entitlements.revokedAt), inArray(entitlements.kitId, kitIds)));
+  return new Set(rows.map((r) => r.kitId));
+}
+
+/** Everyone who owns a kit now, to tell them about a new version. */
+export async function kitOwners(
+  db: Pick<Database, 'select'>,
+  kitId: number,
+): Promise<{ name: string; email: string }[]> {
+  return db
+    .select({ name: users.name, email: users.email })
+    .from(entitlements)
+    .innerJoin(users, eq(users.id, entitlements.userId))
+    .where(and(eq(entitlements.kitId, kitId), isNull(entitlements.revokedAt)));
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { centsToDollars } from '../../../common/money.ts';
 import type { CartResponse } from '../../../common/schemas/orders.ts';
 import type { Database } from '../../db/open.ts';
 import { users } from '../../db/schema/accounts.ts';
-import { entitlements } from '../../db/schema/library.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
+import { ownedKitIds } from '../library/library.service.ts';
 
 /** Sum of integer cents: the money rule the totals follow. */
 export const totalCents = (prices: number[]) => prices.reduce((sum, cents) => sum + cents, 0);
@@ -25,23 +25,13 @@ export async function priceCart(
   const { db, catalog } = deps;
   const snapshot = await catalog.snapshot();
   const entries = [...new Set(productIds)].map((id) => snapshot.byId.get(id)).filter((e) => e !== undefined);
-  const owned = new Set<number>();
-  if (user && entries.length > 0) {
-    const rows = await db
-      .select({ kitId: entitlements.kitId })
-      .from(entitlements)
-      .where(
-        and(
-          eq(entitlements.userId, user.id),
-          isNull(entitlements.revokedAt),
-          inArray(
-            entitlements.kitId,
-            entries.map((e) => e.kit.id),
-          ),
-        ),
-      );
-    for (const row of rows) owned.add(row.kitId);
-  }
+  const owned = user
+    ? await ownedKitIds(
+        db,
+        user.id,
+        entries.map((e) => e.kit.id),
+      )
+    : new Set<number>();
   const items = entries.map(({ kit }) => ({
     id: kit.id,
     title: kit.title,
