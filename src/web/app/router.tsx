@@ -12,6 +12,8 @@ export const router = createBrowserRouter(
   [
     {
       Component: RootLayout,
+      // Nothing to show while a lazy screen's code arrives on the first load (no server rendering).
+      HydrateFallback: () => null,
       children: [
         { index: true, Component: HomePage },
         {
@@ -99,6 +101,7 @@ export const router = createBrowserRouter(
     {
       // Sign in and sign up: a centred card without the shop's header and footer.
       lazy: () => import('../features/accounts/auth-layout.tsx').then((m) => ({ Component: m.AuthLayout })),
+      HydrateFallback: () => null,
       children: [
         {
           path: 'login',
