@@ -109,22 +109,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         setHeaders: (res) => res.header('cache-control', IMMUTABLE),
       });
 
-      const accounts = {
+      // What the form-handling features share: the database, settings, limits and the mail nudge.
+      const forms = {
         db,
         config,
         limiter: createRateLimiter(db, config.rateLimits),
         mailQueued: deps.mailQueued ?? (() => {}),
       };
-      registerAccountRoutes(scope, accounts);
-      registerMessageRoutes(scope, accounts);
-      registerBlogRoutes(scope, { config, posts: deps.posts ?? [] });
-      if (deps.google) registerGoogleRoutes(scope, accounts, deps.google);
+      const posts = deps.posts ?? [];
+      registerAccountRoutes(scope, forms);
+      registerMessageRoutes(scope, forms);
+      registerBlogRoutes(scope, { config, posts });
+      if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage });
       const payments = {
         db,
         config,
         catalog,
-        mailQueued: accounts.mailQueued,
+        mailQueued: forms.mailQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
       };
@@ -143,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         });
       }
       registerCatalogRoutes(scope, catalog);
-      registerSeoRoutes(scope, { config, catalog, posts: deps.posts ?? [] });
+      registerSeoRoutes(scope, { config, catalog, posts });
       registerPageShell(scope, {
         config,
         catalog,
