@@ -1,7 +1,8 @@
 import './legal-layout.scss';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { clientConfig } from '../../lib/initial-data.ts';
+import { useCurrentSection } from '../../lib/use-current-section.ts';
 
 /** The date every legal page states (spec, section 9). */
 export const EFFECTIVE_DATE = '1 July 2025';
@@ -13,35 +14,6 @@ export type PageSection = { id: string; title: string; content: ReactNode };
 export function SupportEmail() {
   const email = clientConfig.supportEmail;
   return <a href={`mailto:${email}`}>{email}</a>;
-}
-
-/** Marks the table-of-contents entry of the section being read (wide screens only show the table). */
-function useCurrentSection(ids: string[]): string | undefined {
-  const [current, setCurrent] = useState<string | undefined>(undefined);
-  const key = ids.join(' ');
-  useEffect(() => {
-    if (typeof IntersectionObserver === 'undefined') return;
-    const headings = key
-      .split(' ')
-      .map((id) => document.getElementById(id))
-      .filter((el): el is HTMLElement => el !== null);
-    const visible = new Set<string>();
-    const observer = new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) {
-          if (entry.isIntersecting) visible.add(entry.target.id);
-          else visible.delete(entry.target.id);
-        }
-        const first = headings.find((h) => visible.has(h.id));
-        if (first) setCurrent(first.id);
-      },
-      // The band between the sticky header and the middle of the screen.
-      { rootMargin: '-80px 0px -50% 0px' },
-    );
-    for (const heading of headings) observer.observe(heading);
-    return () => observer.disconnect();
-  }, [key]);
-  return current;
 }
 
 /** A page opened at `#section` shows that section once its content is there. */

@@ -8,6 +8,7 @@ import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError, apiPost } from '../../lib/api.ts';
+import { useCurrentSection } from '../../lib/use-current-section.ts';
 import { LicenceText } from './licence-text.tsx';
 
 /** `POST /api/item/{sefid}` with `{details: true}`: the purchased kit's title, spot and setup guide (sanitised HTML). */
@@ -55,6 +56,7 @@ const GUIDE_LINKS = [
   { id: 'how-to-modify', label: 'How to Modify' },
   { id: 'licence', label: 'Licence Agreement' },
 ] as const;
+const GUIDE_IDS = GUIDE_LINKS.map((link) => link.id);
 
 const prefersReducedMotion = () =>
   typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -64,33 +66,6 @@ function showSection(target: HTMLElement, smooth: boolean) {
   target.scrollIntoView({ behavior: smooth && !prefersReducedMotion() ? 'smooth' : 'auto', block: 'start' });
   if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
   target.focus({ preventScroll: true });
-}
-
-/** Marks the side menu's entry of the section being read. */
-function useCurrentSection(ready: boolean): string | undefined {
-  const [current, setCurrent] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    if (!ready || typeof IntersectionObserver === 'undefined') return;
-    const targets = GUIDE_LINKS.map((link) => document.getElementById(link.id)).filter(
-      (el): el is HTMLElement => el !== null,
-    );
-    const visible = new Set<string>();
-    const observer = new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) {
-          if (entry.isIntersecting) visible.add(entry.target.id);
-          else visible.delete(entry.target.id);
-        }
-        const first = targets.find((t) => visible.has(t.id));
-        if (first) setCurrent(first.id);
-      },
-      // The band between the sticky header and the middle of the screen.
-      { rootMargin: '-80px 0px -50% 0px' },
-    );
-    for (const target of targets) observer.observe(target);
-    return () => observer.disconnect();
-  }, [ready]);
-  return current;
 }
 
 /** The side menu: on wide screens it stays beside the guide, on phones it sits above it. */
@@ -186,7 +161,7 @@ export function ItemPage() {
   const [attempt, setAttempt] = useState(0);
   const state = useItemDetail(sefId, attempt);
   const ready = state.status === 'ready';
-  const current = useCurrentSection(ready);
+  const current = useCurrentSection(GUIDE_IDS, ready);
   usePageTitle(ready ? setupGuideTitle(state.item.title) : undefined);
 
   useEffect(() => {
