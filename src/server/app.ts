@@ -5,7 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
-import { registerErrorHandler } from './http/errors.ts';
+import { AppError, registerErrorHandler } from './http/errors.ts';
 import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
@@ -100,14 +100,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           allowedPath: (pathName) => pathName !== '/index.html',
         });
       }
-      await scope.register(fastifyStatic, {
-        root: storage.publicDir,
-        prefix: '/media/',
-        decorateReply: false,
-        index: false,
-        cacheControl: false,
-        setHeaders: (res) => res.header('cache-control', IMMUTABLE),
-      });
+      if (storage.publicDir) {
+        await scope.register(fastifyStatic, {
+          root: storage.publicDir,
+          prefix: '/media/',
+          decorateReply: false,
+          index: false,
+          cacheControl: false,
+          setHeaders: (res) => res.header('cache-control', IMMUTABLE),
+        });
+      } else {
+        // Remote storage: media are streamed through, so every server of the shop serves them alike.
+        scope.get('/media/*', { compress: false }, async (request, reply) => {
+          const object = await storage.readPublic((request.params as { '*': string })['*']);
+          if (!object) throw new AppError('not_found', 'We could not find that file.');
+          if (object.size !== undefined) reply.header('content-length', String(object.size));
+          return reply
+            .header('cache-control', IMMUTABLE)
+            .type(object.contentType ?? 'application/octet-stream')
+            .send(object.body);
+        });
+      }
 
       // What the form-handling features share: the database, settings, limits and the mail nudge.
       const forms = {

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
-import { createLocalStorage } from './integrations/storage/storage.ts';
+import { openStorage } from './integrations/storage/storage.ts';
 import { CatalogContentError, importCatalog } from './modules/catalog/catalog.import.ts';
 import { activeSubscribers, latestMessages } from './modules/messages/messages.service.ts';
 
@@ -48,7 +48,7 @@ async function main(command: string | undefined, sub: string | undefined): Promi
       }
       return 0;
     }
-    const report = await importCatalog(db, createLocalStorage(config.dataDir), config.catalogDir, {
+    const report = await importCatalog(db, await openStorage(config), config.catalogDir, {
       publicUrl: config.publicUrl,
       supportEmail: config.supportEmail,
     });

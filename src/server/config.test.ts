@@ -69,5 +69,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'paddle' })).toThrow(/PADDLE_CLIENT_TOKEN[\s\S]*PADDLE_WEBHOOK_SECRET/);
     expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow(/GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/);
     expect(() => loadConfig({ S3_BUCKET: 'b' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ S3_ENDPOINT: 's3.example.com' })).toThrow(/S3_ENDPOINT/);
   });
 });

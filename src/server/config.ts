@@ -35,7 +35,7 @@ const EnvSchema = z.object({
   ),
   SESSION_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   CATALOG_DIR: withDefault('./content'),
-  S3_ENDPOINT: optional,
+  S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
   S3_BUCKET: optional,
   S3_ACCESS_KEY_ID: optional,
   S3_SECRET_ACCESS_KEY: optional,

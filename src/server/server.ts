@@ -10,7 +10,7 @@ import type { ShellTemplate } from './http/page-shell.ts';
 import { createFileMailer, createSmtpMailer } from './integrations/mail/mailer.ts';
 import { startOutboxWorker } from './integrations/mail/outbox.ts';
 import { createGoogleSignIn } from './integrations/oidc/google.ts';
-import { createLocalStorage } from './integrations/storage/storage.ts';
+import { openStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
@@ -98,7 +98,7 @@ export async function startServer(
   try {
     await migrateDatabase(pool);
     const db = openDatabase(pool);
-    const storage = createLocalStorage(config.dataDir);
+    const storage = await openStorage(config);
     const { rows } = await pool.query('SELECT 1 FROM kits LIMIT 1');
     if (rows.length === 0) {
       const report = await importCatalog(db, storage, config.catalogDir);

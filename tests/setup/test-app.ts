@@ -12,7 +12,7 @@ import { type Database, openDatabase, openPool } from '../../src/server/db/open.
 import type { Mailer, OutgoingMail } from '../../src/server/integrations/mail/mailer.ts';
 import { deliverDueMail } from '../../src/server/integrations/mail/outbox.ts';
 import type { GoogleSignIn } from '../../src/server/integrations/oidc/google.ts';
-import { createLocalStorage } from '../../src/server/integrations/storage/storage.ts';
+import { openStorage } from '../../src/server/integrations/storage/storage.ts';
 import { importCatalog } from '../../src/server/modules/catalog/catalog.import.ts';
 import { type Catalog, createCatalog } from '../../src/server/modules/catalog/catalog.service.ts';
 import { loadBlog } from '../../src/server/modules/content/blog.service.ts';
@@ -83,7 +83,7 @@ export async function createTestApp(
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-data-'));
   const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
-  const storage = createLocalStorage(dataDir);
+  const storage = await openStorage(config);
   await importCatalog(database.db, storage, options.catalogDir ?? FIXTURE_CATALOG);
   const catalog = createCatalog(database.db);
   const app = await buildApp({

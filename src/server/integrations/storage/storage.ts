@@ -2,57 +2,92 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Config } from '../../config.ts';
+
+/** How a private object (a kit archive) reaches its buyer. */
+export type PrivateDownload =
+  /** A local file the server streams itself (with Range and ETag). */
+  | { kind: 'file'; path: string; size: number }
+  /** A short-lived signed address the browser is redirected to. */
+  | { kind: 'redirect'; url: string; expiresInSeconds: number };
+
+/** A public object (a screenshot) read from remote storage. */
+export type PublicObject = { body: Readable; size?: number; contentType?: string };
 
 /**
- * Where kit files live. Public media (screenshots) are served at `{base}/media/<key>`;
- * the local adapter keeps them in `DATA_DIR/files/public`. Keys are content-addressed, so a stored
- * object never changes and can be cached forever.
+ * Where kit files live: a local folder by default, S3-compatible object storage when the `S3_*`
+ * settings are given. Public media (screenshots) are served at `{base}/media/<key>`; private
+ * objects (kit archives) only ever reach an owner through `/download/{id}`. Keys are
+ * content-addressed, so a stored object never changes and a put of an existing key is skipped.
  */
 export interface Storage {
+  readonly kind: 'local' | 's3';
+  /** The folder that holds public media when it is local (served by the static handler). */
+  readonly publicDir?: string;
   /** Stores a file under `key` unless an object with that key already exists. */
   putPublicFile(key: string, sourceFile: string): Promise<void>;
-  publicDir: string;
+  /** Reads a public object from remote storage; null when it does not exist. */
+  readPublic(key: string): Promise<PublicObject | null>;
   /** Stores a private object (a kit archive) under `key` unless it exists. */
   putPrivate(key: string, bytes: Uint8Array): Promise<void>;
-  /** The local path of a private object, for streaming it. */
-  privatePath(key: string): string;
+  /** How to hand a private object to its owner; null when the object is missing. */
+  privateDownload(key: string, as: { filename: string; contentType: string }): Promise<PrivateDownload | null>;
 }
+
+/** Signed download links expire this fast: long enough to start, too short to share. */
+export const SIGNED_URL_SECONDS = 300;
+
+/** Storage keys are relative paths of safe characters; anything else is refused. */
+export function isStorageKey(key: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(key) && !key.split('/').some((part) => part === '..' || part === '');
+}
+
+/** The configured storage. The S3 client is loaded only when S3 is configured (it is large). */
+export async function openStorage(config: Pick<Config, 'dataDir' | 's3'>): Promise<Storage> {
+  if (!config.s3) return createLocalStorage(config.dataDir);
+  const { createS3Storage } = await import('./s3.ts');
+  return createS3Storage(config.s3);
+}
+
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 export function createLocalStorage(dataDir: string): Storage {
   const root = path.join(dataDir, 'files');
   const publicDir = path.join(root, 'public');
   const privateDir = path.join(root, 'private');
   const inside = (dir: string, key: string) => {
-    const target = path.join(dir, key);
-    if (!target.startsWith(dir + path.sep)) throw new Error(`Invalid storage key: ${key}`);
-    return target;
+    if (!isStorageKey(key)) throw new Error(`Invalid storage key: ${key}`);
+    return path.join(dir, key);
+  };
+  // Write to a temporary name and rename, so a reader never sees half a file.
+  const writeOnce = async (target: string, write: (temporary: string) => Promise<void>) => {
+    if (await exists(target)) return;
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${process.pid}.tmp`;
+    await write(temporary);
+    await fs.rename(temporary, target);
   };
   return {
+    kind: 'local',
     publicDir,
-    privatePath: (key) => inside(privateDir, key),
-    async putPrivate(key, bytes) {
-      const target = inside(privateDir, key);
+    putPublicFile: (key, sourceFile) =>
+      writeOnce(inside(publicDir, key), async (temporary) => {
+        await pipeline(createReadStream(sourceFile), (await fs.open(temporary, 'w')).createWriteStream());
+      }),
+    // Local media are served straight from publicDir by the static handler.
+    readPublic: async () => null,
+    putPrivate: (key, bytes) => writeOnce(inside(privateDir, key), (temporary) => fs.writeFile(temporary, bytes)),
+    async privateDownload(key) {
+      const file = inside(privateDir, key);
       try {
-        await fs.access(target);
-        return;
-      } catch {}
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.${process.pid}.tmp`;
-      await fs.writeFile(temporary, bytes);
-      await fs.rename(temporary, target);
-    },
-    async putPublicFile(key, sourceFile) {
-      const target = path.join(publicDir, key);
-      if (!target.startsWith(publicDir + path.sep)) throw new Error(`Invalid storage key: ${key}`);
-      try {
-        await fs.access(target);
-        return;
-      } catch {}
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      // Write to a temporary name and rename, so a reader never sees half a file.
-      const temporary = `${target}.${process.pid}.tmp`;
-      await pipeline(createReadStream(sourceFile) as Readable, (await fs.open(temporary, 'w')).createWriteStream());
-      await fs.rename(temporary, target);
+        return { kind: 'file', path: file, size: (await fs.stat(file)).size };
+      } catch {
+        return null;
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
@@ -72,6 +72,22 @@ describe('GET /download/:id', () => {
     expect((await stranger.get(`/download/${alpha.id}`)).statusCode).toBe(403);
     expect((await stranger.get('/download/99999')).statusCode).toBe(404);
     expect((await stranger.get('/download/abc')).statusCode).toBe(404);
+  });
+  it('answers a clear 404 when the archive is missing from storage', async () => {
+    const { rows } = await t.pool.query(
+      'SELECT storage_key FROM kit_versions WHERE kit_id = $1 ORDER BY id DESC LIMIT 1',
+      [alpha.id],
+    );
+    const file = path.join(t.dataDir, 'files', 'private', rows[0].storage_key);
+    const moved = `${file}.away`;
+    renameSync(file, moved);
+    try {
+      const res = await owner.get(`/download/${alpha.id}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'This download is not available right now. Please contact support.' });
+    } finally {
+      renameSync(moved, file);
+    }
   });
 });
 

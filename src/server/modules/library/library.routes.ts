@@ -1,4 +1,4 @@
-import { createReadStream, promises as fs } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
@@ -57,15 +57,25 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database
     if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases (or it was refunded).');
     const version = await latestVersion(db, kit.id);
     if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
-    const file = storage.privatePath(version.storageKey);
-    const { size } = await fs.stat(file);
+    const filename = `${kit.sefId}-${version.version}.zip`;
+    const object = await storage.privateDownload(version.storageKey, { filename, contentType: 'application/zip' });
+    if (!object) {
+      request.log.error({ kit: kit.sefId, key: version.storageKey }, 'kit archive missing from storage');
+      throw new AppError('not_found', 'This download is not available right now. Please contact support.');
+    }
+    if (object.kind === 'redirect') {
+      // Remote storage answers the bytes (with Range and ETag) at a link that expires within minutes.
+      await logDownload(db, { userId: user.id, kitId: kit.id, versionId: version.id, ip: request.ip });
+      return reply.header('cache-control', 'no-store').redirect(object.url, 302);
+    }
+    const { path: file, size } = object;
     const etag = `"${version.sha256}"`;
     reply
       .header('accept-ranges', 'bytes')
       .header('etag', etag)
       .header('cache-control', 'private, no-cache')
       .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="${kit.sefId}-${version.version}.zip"`);
+      .header('content-disposition', `attachment; filename="${filename}"`);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     const range =
       request.headers['if-range'] && request.headers['if-range'] !== etag
