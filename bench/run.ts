@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { analyseBundle, type BundleFigures } from './lib/bundle.ts';
 import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
+import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
 import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
 import { busy, CONNECTIONS, DURATION_S, type LoadFigures, measureLoad, WARMUP_S } from './lib/load.ts';
 import { measurePayToPurchases } from './lib/pay-flow.ts';
@@ -275,6 +276,33 @@ async function payFlowSection(server: Server, databaseUrl: string): Promise<void
   }
 }
 
+async function downloadSection(server: Server, databaseUrl: string): Promise<void> {
+  section(`downloads: a ${fmt.mb(ARCHIVE_BYTES)} archive over loopback, alone and ${CONCURRENT} at once`);
+  try {
+    const f = await measureDownloads(server, databaseUrl);
+    const mbps = (bytesPerSecond: number) => `${fmt.int(bytesPerSecond / 1e6)} MB/s`;
+    const growth = f.rssPeakBytes - f.rssBeforeBytes;
+    console.log(
+      `  alone: ${f.singleRuns.map(mbps).join(', ')}; ${CONCURRENT} at once: ${mbps(f.concurrentBytesPerSecond)}`,
+    );
+    console.log(`  server RSS ${fmt.mb(f.rssBeforeBytes)} before, peak ${fmt.mb(f.rssPeakBytes)} during`);
+    rows.push({
+      figure: `Download of a ${fmt.mb(ARCHIVE_BYTES)} archive (best of 3) [PG server]`,
+      target: '≥ 300 MB/s',
+      measured: `${mbps(f.singleBytesPerSecond)} (runs ${f.singleRuns.map((r) => fmt.int(r / 1e6)).join(', ')})`,
+      ok: f.singleBytesPerSecond >= 300e6,
+    });
+    rows.push({
+      figure: `Server RSS growth during ${CONCURRENT} concurrent downloads [PG server]`,
+      target: '≤ 30.0 MB',
+      measured: `${fmt.mb(Math.max(0, growth))} (${fmt.mb(f.rssBeforeBytes)} → peak ${fmt.mb(f.rssPeakBytes)}; ${mbps(f.concurrentBytesPerSecond)} in all${f.failures ? `; ${f.failures} failed` : ''})`,
+      ok: growth <= 30e6 && f.failures === 0,
+    });
+  } catch (error) {
+    errorRow('Downloads', '≥ 300 MB/s, RSS growth ≤ 30 MB', error);
+  }
+}
+
 async function lighthouseSection(server: Server, kits: KitSummary[]): Promise<void> {
   section('Lighthouse (default config = mobile), embedded-PostgreSQL server');
   let productSef: string | undefined;
@@ -485,6 +513,7 @@ async function main(): Promise<void> {
     await signInSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await webhookSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await payFlowSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
+    await downloadSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

@@ -21,7 +21,7 @@ const percentile = (values: number[], p: number) => {
 };
 
 /** A browser's first visit: the CSRF cookie and token from the page shell. */
-async function visit(baseUrl: string): Promise<{ cookie: string; csrf: string }> {
+export async function visit(baseUrl: string): Promise<{ cookie: string; csrf: string }> {
   const res = await fetch(`${baseUrl}/`);
   const html = await res.text();
   const csrf = JSON.parse(/id="initial-data">(.*?)<\/script>/.exec(html)![1]!).csrf as string;
