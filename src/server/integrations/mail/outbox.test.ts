@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../../tests/setup/client.ts';
 import { decodeQuotedPrintable, startSmtpServer } from '../../../../tests/setup/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import type { Database } from '../../db/open.ts';
 import { createSmtpMailer } from './mailer.ts';
-import { retryDelaySeconds } from './outbox.ts';
+import { retryDelaySeconds, startOutboxWorker } from './outbox.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -49,5 +50,42 @@ describe('mail outbox over real SMTP', () => {
 
   it('backs off from 5 seconds up to 10 minutes', () => {
     expect([1, 2, 3, 4, 10, 20].map(retryDelaySeconds)).toEqual([5, 10, 20, 40, 600, 600]);
+  });
+});
+
+describe('outbox worker', () => {
+  it('starts a round 200 ms after the last nudge, and no later than 1 s after the first', async () => {
+    vi.useFakeTimers();
+    try {
+      const start = Date.now();
+      const rounds: number[] = [];
+      // A database whose outbox is always empty: what is measured is when the worker looks.
+      const db = {
+        transaction: async () => {
+          rounds.push(Date.now() - start);
+          return 0;
+        },
+      } as unknown as Database;
+      const mailer = { send: async () => {}, close: () => {} };
+      const worker = startOutboxWorker(db, mailer, { info: () => {}, warn: () => {} }, 60_000);
+
+      worker.nudge();
+      await vi.advanceTimersByTimeAsync(150);
+      worker.nudge(); // more mail queued: wait for quiet again
+      await vi.advanceTimersByTimeAsync(199);
+      expect(rounds).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(rounds).toEqual([350]);
+
+      // A steady stream of payments, one every 100 ms: mail still goes out within 1 s.
+      for (let i = 0; i < 15; i++) {
+        worker.nudge();
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      expect(rounds).toEqual([350, 1350]);
+      await worker.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -7,15 +7,24 @@ type Executor = Pick<Database, 'insert'>;
 type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
 
 /** Queues a mail; pass the transaction of the change that causes it, so both commit or neither. */
-export async function enqueueMail(db: Executor, mail: OutgoingMail & { link?: string }): Promise<void> {
-  await db.insert(mailOutbox).values({
-    to: mail.to,
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-    headers: mail.headers ?? {},
-    link: mail.link ?? null,
-  });
+export async function enqueueMail(db: Executor, mail: QueuedMail): Promise<void> {
+  await enqueueMailQuery(db, [mail]);
+}
+
+type QueuedMail = OutgoingMail & { link?: string };
+
+/** The statement behind enqueueMail, for several mails at once, to run inside a larger statement. */
+export function enqueueMailQuery(db: Executor, mails: QueuedMail[]) {
+  return db.insert(mailOutbox).values(
+    mails.map((mail) => ({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers: mail.headers ?? {},
+      link: mail.link ?? null,
+    })),
+  );
 }
 
 /** 5 s, 10 s, 20 s ... capped at 10 minutes: an SMTP outage of minutes loses nothing. */
@@ -72,7 +81,10 @@ export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, bat
   });
 }
 
-/** Runs delivery every `intervalMs` and whenever `nudge()` is called (right after a mail is queued). */
+const QUIET_MS = 200;
+const MAX_WAIT_MS = 1000;
+
+/** Runs delivery every `intervalMs` and soon after `nudge()` is called (right after a mail is queued). */
 export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, intervalMs = 2000) {
   let running = false;
   let again = false;
@@ -99,13 +111,21 @@ export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, interv
   const timer = setInterval(run, intervalMs);
   timer.unref();
   let nudged: NodeJS.Timeout | undefined;
+  let firstNudge = 0;
   return {
-    // A burst of queued mails (a wave of payments) makes one round, not one each.
+    // Mail waits for a quiet moment: a round starts 200 ms after the last nudge, so a wave of
+    // payments is answered first and mailed in one round, but never later than 1 s after the first.
     nudge: () => {
-      nudged ??= setTimeout(() => {
-        nudged = undefined;
-        void run();
-      }, 50);
+      const now = Date.now();
+      if (!nudged) firstNudge = now;
+      clearTimeout(nudged);
+      nudged = setTimeout(
+        () => {
+          nudged = undefined;
+          void run();
+        },
+        Math.max(0, Math.min(QUIET_MS, firstNudge + MAX_WAIT_MS - now)),
+      );
     },
     async stop() {
       stopped = true;

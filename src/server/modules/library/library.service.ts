@@ -75,9 +75,20 @@ export async function grantEntitlements(
   source: string,
 ): Promise<void> {
   if (kitIds.length === 0) return;
-  await db
+  await grantQuery(
+    db,
+    kitIds.map((kitId) => ({ userId, kitId, source })),
+  );
+}
+
+/**
+ * The statement behind grantEntitlements, for several users at once (each user and kit once), so
+ * a caller can run it inside a larger statement.
+ */
+export function grantQuery(db: Pick<Database, 'insert'>, grants: { userId: number; kitId: number; source: string }[]) {
+  return db
     .insert(entitlements)
-    .values(kitIds.map((kitId) => ({ userId, kitId, source })))
+    .values(grants)
     .onConflictDoUpdate({
       target: [entitlements.userId, entitlements.kitId],
       set: {

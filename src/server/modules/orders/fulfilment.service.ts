@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { orderItems, orders, paymentEvents } from '../../db/schema/orders.ts';
-import { enqueueMail } from '../../integrations/mail/outbox.ts';
+import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
 import { orderConfirmationMail } from '../../integrations/mail/templates.ts';
 import {
   type PaymentCompleted,
@@ -10,23 +10,29 @@ import {
   type ReceivedEvent,
   readPaddleEvent,
 } from '../../integrations/payments/events.ts';
-import { grantEntitlements, revokeEntitlements } from '../library/library.service.ts';
+import { grantQuery, revokeEntitlements } from '../library/library.service.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Outcome = 'duplicate' | 'fulfilled' | 'refunded' | 'flagged' | 'waiting' | 'ignored';
 type Result = { outcome: Exclude<Outcome, 'duplicate'>; detail?: string; transactionId?: string };
+type Deps = { db: Database; config: Config; mailQueued: () => void };
+type Completed = ReceivedEvent & { event: PaymentCompleted };
+type Incoming = { received: Completed; payload: unknown };
+
+/** Rows handed to PostgreSQL as one JSON parameter, whatever their number. */
+const rowsOf = (rows: object[], columns: string) =>
+  sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(${sql.raw(columns)})`;
+
+const isCompleted = (received: ReceivedEvent): received is Completed => received.event.kind === 'payment_completed';
 
 /**
  * Applies one payment event. The event row (keyed by the provider's event id) is written in the
  * same transaction as its effects: a repeated delivery finds the row and changes nothing, and a
  * failure rolls both back so the provider's retry starts clean.
  */
-export async function applyPaymentEvent(
-  deps: { db: Database; config: Config; mailQueued: () => void },
-  received: ReceivedEvent,
-  payload: unknown,
-): Promise<Outcome> {
-  const outcome = await deps.db.transaction(async (tx) => {
+export async function applyPaymentEvent(deps: Deps, received: ReceivedEvent, payload: unknown): Promise<Outcome> {
+  if (isCompleted(received)) return (await applyCompletedEvents(deps, [{ received, payload }]))[0]!;
+  return deps.db.transaction(async (tx) => {
     const inserted = await tx
       .insert(paymentEvents)
       .values({ eventId: received.eventId, eventType: received.eventType, payload, outcome: 'processing' })
@@ -34,77 +40,194 @@ export async function applyPaymentEvent(
       .returning({ eventId: paymentEvents.eventId });
     if (inserted.length === 0) return 'duplicate' as const;
     const { event } = received;
-    const result: Result =
-      event.kind === 'payment_completed'
-        ? await fulfil(tx, deps.config, event)
-        : event.kind === 'payment_reversed'
-          ? await reverse(tx, event)
-          : { outcome: 'ignored' };
+    const result: Result = event.kind === 'payment_reversed' ? await reverse(tx, event) : { outcome: 'ignored' };
     await tx
       .update(paymentEvents)
       .set({ outcome: result.outcome, detail: result.detail ?? null, transactionId: result.transactionId ?? null })
       .where(eq(paymentEvents.eventId, received.eventId));
     return result.outcome;
   });
-  if (outcome === 'fulfilled') deps.mailQueued();
-  return outcome;
 }
 
-async function fulfil(tx: Tx, config: Config, event: PaymentCompleted): Promise<Result> {
-  const flag = async (orderId: number | undefined, detail: string): Promise<Result> => {
-    if (orderId !== undefined) {
-      await tx
-        .update(orders)
-        .set({ status: 'flagged', flaggedReason: detail })
-        .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')));
+/**
+ * Payment events as they arrive. Completed payments are applied in groups: one transaction of five
+ * round trips for a whole group instead of nine for each, since a burst of webhooks is bound by
+ * those round trips. A lone event starts at once; while two groups are being applied, the events
+ * that arrive meanwhile wait and form the next one. A group that fails is tried again one event at a time, so one bad
+ * event never fails the others. Other events (refunds, the rest) are applied one by one.
+ */
+export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, maxInFlight: 2 }) {
+  type Waiting = { item: Incoming; resolve: (outcome: Outcome) => void; reject: (error: unknown) => void };
+  const waiting: Waiting[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  const settle = (group: Waiting[]) =>
+    applyCompletedEvents(
+      deps,
+      group.map((w) => w.item),
+    ).then((outcomes) => {
+      for (const [i, w] of group.entries()) w.resolve(outcomes[i]!);
+    });
+
+  const run = async (group: Waiting[]) => {
+    try {
+      await settle(group);
+    } catch (error) {
+      if (group.length === 1) return group[0]!.reject(error);
+      await Promise.all(group.map((w) => settle([w]).catch(w.reject)));
     }
-    return { outcome: 'flagged', detail, transactionId: event.transactionId };
   };
-  if (!event.orderPublicId) return flag(undefined, 'The transaction carries no order id.');
-  // One round trip for the order (locked), its lines, its buyer and any refund waiting for it.
-  const { rows } = await tx.execute<{
-    id: number;
-    public_id: string;
-    user_id: number;
-    status: string;
-    currency: string;
-    total_cents: number;
-    transaction_id: string | null;
-    buyer_name: string;
-    buyer_email: string;
-    items: { id: number; kitId: number; title: string; priceCents: number; paddlePriceId: string }[];
-    has_waiting: boolean;
-  }>(sql`
+  const pump = () => {
+    scheduled = false;
+    while (waiting.length > 0 && inFlight < limits.maxInFlight) {
+      inFlight++;
+      void run(waiting.splice(0, limits.maxBatch)).finally(() => {
+        inFlight--;
+        pump();
+      });
+    }
+  };
+  return {
+    apply(received: ReceivedEvent, payload: unknown): Promise<Outcome> {
+      if (!isCompleted(received)) return applyPaymentEvent(deps, received, payload);
+      return new Promise((resolve, reject) => {
+        waiting.push({ item: { received, payload }, resolve, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(pump);
+        }
+      });
+    },
+  };
+}
+
+type LockedOrder = {
+  id: number;
+  public_id: string;
+  user_id: number;
+  status: string;
+  currency: string;
+  total_cents: number;
+  transaction_id: string | null;
+  buyer_name: string;
+  buyer_email: string;
+  items: { id: number; kitId: number; title: string; priceCents: number; paddlePriceId: string }[] | null;
+};
+
+/** What a group of completed payments changes, written in one statement. */
+type Effects = {
+  paid: { orderId: number; transactionId: string }[];
+  flagged: { orderId: number; detail: string }[];
+  lines: { id: number; lineId: string }[];
+  grants: { userId: number; kitId: number; source: string }[];
+  mails: ReturnType<typeof orderConfirmationMail>[];
+  events: { eventId: string; result: Result }[];
+  /** Transactions whose early refund can be applied now that they are paid. */
+  waitingFor: string[];
+};
+
+/**
+ * Applies completed payments in one transaction: their event rows (a repeated event id, in the
+ * group or stored before, is a duplicate), their orders locked in one query, each checked against
+ * what was sold, then every effect in one statement.
+ */
+export async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outcome[]> {
+  const firstIndex = new Map<string, number>();
+  group.forEach(({ received }, i) => {
+    if (!firstIndex.has(received.eventId)) firstIndex.set(received.eventId, i);
+  });
+  const outcomes = await deps.db.transaction(async (tx) => {
+    // Sorted by event id, so that groups running at once wait for each other in one order.
+    const unique = [...firstIndex.values()]
+      .map((i) => group[i]!)
+      .sort((a, b) => (a.received.eventId < b.received.eventId ? -1 : 1));
+    const { rows: inserted } = await tx.execute<{ eventId: string }>(sql`
+      INSERT INTO payment_events (event_id, event_type, payload, outcome)
+      SELECT v."eventId", v."eventType", v.payload, 'processing'
+        FROM ${rowsOf(
+          unique.map(({ received, payload }) => ({
+            eventId: received.eventId,
+            eventType: received.eventType,
+            payload,
+          })),
+          '"eventId" text, "eventType" text, payload jsonb',
+        )}
+      ON CONFLICT DO NOTHING
+      RETURNING event_id AS "eventId"`);
+    const fresh = new Set(inserted.map((row) => row.eventId));
+    const todo = group.filter(
+      ({ received }, i) => firstIndex.get(received.eventId) === i && fresh.has(received.eventId),
+    );
+    if (todo.length === 0) return group.map(() => 'duplicate' as const);
+
+    const { orders, waiting } = await lockOrders(tx, todo);
+    const effects: Effects = { paid: [], flagged: [], lines: [], grants: [], mails: [], events: [], waitingFor: [] };
+    for (const { received } of todo) {
+      effects.events.push({
+        eventId: received.eventId,
+        result: decide(received.event, orders, waiting, effects, deps.config),
+      });
+    }
+    await writeEffects(tx, effects);
+    for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId);
+    const results = new Map(effects.events.map((e) => [e.eventId, e.result.outcome]));
+    return group.map(({ received }, i) =>
+      firstIndex.get(received.eventId) === i ? (results.get(received.eventId) ?? 'duplicate') : 'duplicate',
+    );
+  });
+  if (outcomes.includes('fulfilled')) deps.mailQueued();
+  return outcomes;
+}
+
+/** The group's orders (locked, in id order), their lines and buyers, and refunds waiting for them. */
+async function lockOrders(tx: Tx, todo: Incoming[]) {
+  const publicIds = [...new Set(todo.map((t) => t.received.event.orderPublicId).filter((id) => id !== undefined))];
+  const transactionIds = todo.map((t) => t.received.event.transactionId);
+  const orders = new Map<string, LockedOrder>();
+  const waiting = new Set<string>();
+  if (publicIds.length === 0) return { orders, waiting };
+  const { rows } = await tx.execute<LockedOrder & { waiting: string[] | null }>(sql`
     SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id,
            u.name AS buyer_name, u.email AS buyer_email,
            (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
                    'priceCents', i.price_cents, 'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
               FROM order_items i WHERE i.order_id = o.id) AS items,
-           EXISTS (SELECT 1 FROM payment_events p WHERE p.outcome = 'waiting' AND p.transaction_id = ${event.transactionId}) AS has_waiting
+           (SELECT array_agg(DISTINCT p.transaction_id) FROM payment_events p
+             WHERE p.outcome = 'waiting' AND p.transaction_id = ANY(${sql.param(transactionIds)}::text[])) AS waiting
       FROM orders o JOIN users u ON u.id = o.user_id
-     WHERE o.public_id = ${event.orderPublicId}
+     WHERE o.public_id = ANY(${sql.param(publicIds)}::text[])
+     ORDER BY o.id
        FOR UPDATE OF o`);
-  const row = rows[0];
-  if (!row) return flag(undefined, `No order ${event.orderPublicId}.`);
-  const order = {
-    id: row.id,
-    publicId: row.public_id,
-    userId: row.user_id,
-    status: row.status,
-    currency: row.currency,
-    totalCents: row.total_cents,
-    transactionId: row.transaction_id,
-  };
-  if (order.status !== 'pending') {
-    if (order.transactionId === event.transactionId)
-      return { outcome: 'ignored', detail: 'Already fulfilled.', transactionId: event.transactionId };
-    return flag(
-      undefined,
-      `Order ${order.publicId} is ${order.status}; transaction ${event.transactionId} not applied.`,
-    );
+  for (const row of rows) {
+    orders.set(row.public_id, row);
+    for (const id of row.waiting ?? []) waiting.add(id);
   }
-  const items = row.items ?? [];
-  // Totals differ by the tax Paddle adds; what must match is what was sold, line by line.
+  return { orders, waiting };
+}
+
+/**
+ * One completed payment against its order (as left by the group's earlier events): the order turns
+ * paid only when currency, price ids, quantities and unit prices match what was sold (totals differ
+ * by the tax Paddle adds); a mismatch flags it.
+ */
+function decide(
+  event: PaymentCompleted,
+  orders: Map<string, LockedOrder>,
+  waiting: Set<string>,
+  effects: Effects,
+  config: Config,
+): Result {
+  const flagged = (detail: string): Result => ({ outcome: 'flagged', detail, transactionId: event.transactionId });
+  if (!event.orderPublicId) return flagged('The transaction carries no order id.');
+  const order = orders.get(event.orderPublicId);
+  if (!order) return flagged(`No order ${event.orderPublicId}.`);
+  if (order.status !== 'pending') {
+    if (order.transaction_id === event.transactionId)
+      return { outcome: 'ignored', detail: 'Already fulfilled.', transactionId: event.transactionId };
+    return flagged(`Order ${order.public_id} is ${order.status}; transaction ${event.transactionId} not applied.`);
+  }
+  const items = order.items ?? [];
   const problems: string[] = [];
   if (event.currency !== order.currency) problems.push(`currency ${event.currency} instead of ${order.currency}`);
   if (event.lines.length !== items.length) problems.push(`${event.lines.length} lines instead of ${items.length}`);
@@ -119,42 +242,60 @@ async function fulfil(tx: Tx, config: Config, event: PaymentCompleted): Promise<
         );
     }
   }
-  if (problems.length > 0) return flag(order.id, `Does not match order ${order.publicId}: ${problems.join('; ')}.`);
-
-  await tx
-    .update(orders)
-    .set({ status: 'paid', paidAt: sql`now()`, transactionId: event.transactionId })
-    .where(eq(orders.id, order.id));
-  const lineIds = items
-    .map((item) => ({
-      id: item.id,
-      lineId: event.lines.find((l) => l.priceId === item.paddlePriceId)?.transactionItemId,
-    }))
-    .filter((x): x is { id: number; lineId: string } => Boolean(x.lineId));
-  if (lineIds.length > 0) {
-    await tx.execute(sql`UPDATE order_items SET transaction_item_id = v.line_id
-      FROM (VALUES ${sql.join(
-        lineIds.map((x) => sql`(${x.id}::int, ${x.lineId}::text)`),
-        sql`, `,
-      )}) AS v(id, line_id)
-      WHERE order_items.id = v.id`);
+  if (problems.length > 0) {
+    const detail = `Does not match order ${order.public_id}: ${problems.join('; ')}.`;
+    order.status = 'flagged';
+    effects.flagged.push({ orderId: order.id, detail });
+    return flagged(detail);
   }
-  await grantEntitlements(
-    tx,
-    order.userId,
-    items.map((i) => i.kitId),
-    order.publicId,
-  );
-  await enqueueMail(
-    tx,
+  order.status = 'paid';
+  order.transaction_id = event.transactionId;
+  effects.paid.push({ orderId: order.id, transactionId: event.transactionId });
+  for (const item of items) {
+    const lineId = event.lines.find((l) => l.priceId === item.paddlePriceId)?.transactionItemId;
+    if (lineId) effects.lines.push({ id: item.id, lineId });
+    if (!effects.grants.some((g) => g.userId === order.user_id && g.kitId === item.kitId))
+      effects.grants.push({ userId: order.user_id, kitId: item.kitId, source: order.public_id });
+  }
+  effects.mails.push(
     orderConfirmationMail(
       { publicUrl: config.publicUrl, supportEmail: config.supportEmail },
-      { name: row.buyer_name, email: row.buyer_email },
-      { publicId: order.publicId, items, totalCents: order.totalCents },
+      { name: order.buyer_name, email: order.buyer_email },
+      { publicId: order.public_id, items, totalCents: order.total_cents },
     ),
   );
-  if (row.has_waiting) await applyWaitingReversals(tx, event.transactionId);
-  return { outcome: 'fulfilled', detail: `Order ${order.publicId} paid.`, transactionId: event.transactionId };
+  if (waiting.has(event.transactionId)) effects.waitingFor.push(event.transactionId);
+  return { outcome: 'fulfilled', detail: `Order ${order.public_id} paid.`, transactionId: event.transactionId };
+}
+
+/** Every effect of the group in one statement: each change a data-modifying WITH part. */
+async function writeEffects(tx: Tx, effects: Effects) {
+  const parts: SQL[] = [];
+  if (effects.paid.length > 0)
+    parts.push(sql`UPDATE orders SET status = 'paid', paid_at = now(), transaction_id = v."transactionId"
+      FROM ${rowsOf(effects.paid, '"orderId" int, "transactionId" text')} WHERE orders.id = v."orderId"`);
+  if (effects.flagged.length > 0)
+    parts.push(sql`UPDATE orders SET status = 'flagged', flagged_reason = v.detail
+      FROM ${rowsOf(effects.flagged, '"orderId" int, detail text')}
+      WHERE orders.id = v."orderId" AND orders.status = 'pending'`);
+  if (effects.lines.length > 0)
+    parts.push(sql`UPDATE order_items SET transaction_item_id = v."lineId"
+      FROM ${rowsOf(effects.lines, 'id int, "lineId" text')} WHERE order_items.id = v.id`);
+  if (effects.grants.length > 0) parts.push(grantQuery(tx, effects.grants).getSQL());
+  if (effects.mails.length > 0) parts.push(enqueueMailQuery(tx, effects.mails).getSQL());
+  const events = sql`UPDATE payment_events SET outcome = v.outcome, detail = v.detail, transaction_id = v."transactionId"
+    FROM ${rowsOf(
+      effects.events.map(({ eventId, result }) => ({ eventId, ...result })),
+      '"eventId" text, outcome text, detail text, "transactionId" text',
+    )} WHERE payment_events.event_id = v."eventId"`;
+  await tx.execute(
+    parts.length === 0
+      ? events
+      : sql`WITH ${sql.join(
+          parts.map((part, i) => sql`${sql.raw(`effect_${i}`)} AS (${part})`),
+          sql`, `,
+        )} ${events}`,
+  );
 }
 
 /** A refund that arrived before its payment waited for it; the payment is here now. */

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../../tests/factories/users.ts';
 import { type Client, createClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { readPaddleEvent } from '../../integrations/payments/events.ts';
 import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
 import { signPaddleBody } from '../../integrations/payments/signature.ts';
+import { createPaymentEventQueue } from './fulfilment.service.ts';
 
 let t: TestApp;
 let kits: { id: number; sef_id: string; price_cents: number; paddle_price_id: string }[];
@@ -292,6 +294,91 @@ describe('POST /api/webhooks/paddle', () => {
     expect((await t.pool.query('SELECT status FROM orders WHERE public_id = $1', [order_id])).rows[0].status).toBe(
       'refunded',
     );
+  });
+});
+
+describe('payment events that arrive together', () => {
+  /** The queue the webhook route uses, over a database handle that counts its transactions. */
+  function countedQueue() {
+    const counter = { transactions: 0, mailNudges: 0 };
+    const db = Object.create(t.db) as TestApp['db'];
+    db.transaction = ((...args: Parameters<TestApp['db']['transaction']>) => {
+      counter.transactions++;
+      return t.db.transaction(...args);
+    }) as TestApp['db']['transaction'];
+    const queue = createPaymentEventQueue({ db, config: t.config, mailQueued: () => counter.mailNudges++ });
+    return { counter, apply: (event: object) => queue.apply(readPaddleEvent(event), event) };
+  }
+
+  async function pendingOrder() {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    return { user, publicId: order_id as string, event: await paidEventFor(order_id, user.id) };
+  }
+
+  it('applies a burst in one transaction, each event with its own outcome', async () => {
+    const [a, b, c] = [await pendingOrder(), await pendingOrder(), await pendingOrder()];
+    const mismatched = structuredClone(c.event);
+    mismatched.data.items[0]!.price.unit_price.amount = '1';
+    const unknown = structuredClone(a.event);
+    unknown.event_id = 'evt_unknown_order';
+    unknown.data.custom_data.order_id = 'ord_000000000000000000000000';
+    const { counter, apply } = countedQueue();
+
+    const outcomes = await Promise.all([a.event, b.event, a.event, unknown, mismatched].map(apply));
+
+    expect(outcomes).toEqual(['fulfilled', 'fulfilled', 'duplicate', 'flagged', 'flagged']);
+    expect(counter.transactions).toBe(1);
+    expect(counter.mailNudges).toBe(1);
+    expect(await ownedBy(a.user.id)).toEqual([kits[0]!.id]);
+    expect(await ownedBy(b.user.id)).toEqual([kits[0]!.id]);
+    expect(await ownedBy(c.user.id)).toEqual([]);
+    const { rows } = await t.pool.query(
+      'SELECT public_id, status, flagged_reason FROM orders WHERE public_id = ANY($1) ORDER BY id',
+      [[a.publicId, b.publicId, c.publicId]],
+    );
+    expect(rows.map((r) => r.status)).toEqual(['paid', 'paid', 'flagged']);
+    expect(rows[2].flagged_reason).toMatch(/unit price 1 USD/);
+    const mails = await t.pool.query('SELECT "to" FROM mail_outbox WHERE "to" = ANY($1)', [
+      [a.user.email, b.user.email, c.user.email],
+    ]);
+    expect(mails.rows.map((r) => r.to).sort()).toEqual([a.user.email, b.user.email].sort());
+    const events = await t.pool.query('SELECT outcome FROM payment_events WHERE event_id = $1', [unknown.event_id]);
+    expect(events.rows).toEqual([{ outcome: 'flagged' }]);
+  });
+
+  it('pays an order once when two different payments for it arrive together', async () => {
+    const a = await pendingOrder();
+    const second = await paidEventFor(a.publicId, a.user.id);
+    const { apply } = countedQueue();
+    expect(await Promise.all([a.event, second].map(apply))).toEqual(['fulfilled', 'flagged']);
+    const { rows } = await t.pool.query('SELECT status, transaction_id FROM orders WHERE public_id = $1', [a.publicId]);
+    expect(rows).toEqual([{ status: 'paid', transaction_id: a.event.data.id }]);
+  });
+
+  it('tries the events of a failed group one by one: only the failing one fails, and its retry succeeds', async () => {
+    const [good, bad] = [await pendingOrder(), await pendingOrder()];
+    // The database refuses to mark one order paid, as a failing disk or constraint would.
+    await t.pool.query(`CREATE FUNCTION refuse_order() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.public_id = '${bad.publicId}' AND NEW.status = 'paid' THEN RAISE EXCEPTION 'refused'; END IF;
+      RETURN NEW; END $$`);
+    await t.pool.query(
+      'CREATE TRIGGER refuse_order BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION refuse_order()',
+    );
+    const { counter, apply } = countedQueue();
+    let results: PromiseSettledResult<string>[];
+    try {
+      results = await Promise.allSettled([good.event, bad.event].map(apply));
+    } finally {
+      await t.pool.query('DROP TRIGGER refuse_order ON orders; DROP FUNCTION refuse_order()');
+    }
+    expect(results[0]).toEqual({ status: 'fulfilled', value: 'fulfilled' });
+    expect(results[1]).toMatchObject({ status: 'rejected' });
+    expect(counter.transactions).toBe(3); // the group, then each on its own
+    expect(await ownedBy(good.user.id)).toEqual([kits[0]!.id]);
+    expect(await ownedBy(bad.user.id)).toEqual([]);
+    expect(await apply(bad.event)).toBe('fulfilled');
+    expect(await ownedBy(bad.user.id)).toEqual([kits[0]!.id]);
   });
 });
 

@@ -11,7 +11,7 @@ import { EventFormatError, readPaddleEvent } from '../../integrations/payments/e
 import { SANDBOX_CARDS, sandboxTransactionCompleted } from '../../integrations/payments/sandbox.ts';
 import { signPaddleBody, verifyPaddleSignature } from '../../integrations/payments/signature.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
-import { applyPaymentEvent } from './fulfilment.service.ts';
+import { createPaymentEventQueue } from './fulfilment.service.ts';
 import { priceCart } from './orders.service.ts';
 
 export type OrdersDeps = {
@@ -33,7 +33,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
   });
 
   // Paddle calls this: no CSRF token, the signature on the raw body is the proof.
-  app.post('/api/webhooks/paddle', { config: { csrf: false } }, async (request) => {
+  const paymentEvents = createPaymentEventQueue(deps);
+  app.post('/api/webhooks/paddle', { config: { csrf: false }, compress: false }, async (request) => {
     const check = verifyPaddleSignature(
       request.rawBody ?? '',
       request.headers['paddle-signature'] as string | undefined,
@@ -47,7 +48,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
       if (error instanceof EventFormatError) throw new AppError('bad_request', error.message);
       throw error;
     }
-    const outcome = await applyPaymentEvent(deps, received, request.body);
+    const outcome = await paymentEvents.apply(received, request.body);
     request.log.info({ eventId: received.eventId, eventType: received.eventType, outcome }, 'payment event');
     return { ok: true, outcome };
   });
