@@ -53,8 +53,9 @@ export async function applyPaymentEvent(deps: Deps, received: ReceivedEvent, pay
  * Payment events as they arrive. Completed payments are applied in groups: one transaction of five
  * round trips for a whole group instead of nine for each, since a burst of webhooks is bound by
  * those round trips. A lone event starts at once; while two groups are being applied, the events
- * that arrive meanwhile wait and form the next one. A group that fails is tried again one event at a time, so one bad
- * event never fails the others. Other events (refunds, the rest) are applied one by one.
+ * that arrive meanwhile wait and form the next one. A group that fails is tried again one event at
+ * a time, so one bad event never fails the others. Other events (refunds, the rest) are applied
+ * one by one.
  */
 export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, maxInFlight: 2 }) {
   type Waiting = { item: Incoming; resolve: (outcome: Outcome) => void; reject: (error: unknown) => void };
