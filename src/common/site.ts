@@ -1,3 +1,5 @@
+import { SCREEN_PATTERNS } from './paths.ts';
+
 /** Titles and descriptions shared by the server's page shell (SEO) and the app (document.title). */
 export const SITE_NAME = 'Kitshop';
 export const HOME_TITLE = 'Kitshop — Production-ready starter kits for developers';
@@ -31,20 +33,17 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/user-panel/item/:sefId': 'Setup Guide — Kitshop',
 };
 
-/** Screens search engines may index (the others get `noindex`). */
-export const INDEXABLE_SCREENS = new Set([
-  '/',
-  '/product/:sefId',
-  '/docs/:sefId',
-  '/docs/:sefId/:page',
-  '/login',
-  '/register',
-  '/about',
-  '/contact',
-  '/support',
-  '/privacy-policy',
-  '/terms-and-conditions',
-  '/refund-policy',
-  '/cookie-policy',
-  '/licence',
+/** Screens only a visitor's own session gives meaning to: they get `noindex`. */
+const PRIVATE_SCREENS = new Set<string>([
+  '/cart',
+  '/checkout',
+  '/forgot-password',
+  '/reset-password',
+  '/email/verify',
+  '/exit',
+  '/user-panel',
+  '/user-panel/item/:sefId',
 ]);
+
+/** Screens search engines may index: every other screen. */
+export const INDEXABLE_SCREENS = new Set<string>(SCREEN_PATTERNS.filter((pattern) => !PRIVATE_SCREENS.has(pattern)));

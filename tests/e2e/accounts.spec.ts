@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { createAccount, expect, readEmail, setGoogleClaims, test } from './fixtures.ts';
+import { createAccount, expect, grantKits, readEmail, setGoogleClaims, test } from './fixtures.ts';
 
 const uniqueEmail = (tag: string) => `${tag}-${randomBytes(5).toString('hex')}@example.com`;
 const returnPath = (page: Page) => page.evaluate(() => window.localStorage.getItem('returnPath'));
@@ -82,7 +82,7 @@ test.describe('accounts', () => {
     const user = await createAccount(db, { name: 'Katherine Johnson' });
     const { rows } = await db.query('SELECT id, sef_id, title FROM kits WHERE active ORDER BY position LIMIT 1');
     const kit = rows[0];
-    await db.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [user.id, kit.id]);
+    await grantKits(db, user.id, [kit.id]);
 
     await page.goto('/user-panel');
     await expect(page).toHaveURL(/\/login$/);

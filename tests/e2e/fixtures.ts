@@ -163,3 +163,9 @@ export async function createAccount(db: pg.Pool, overrides: { name?: string; pas
   const { createUser } = await import('../factories/users.ts');
   return createUser(db, overrides);
 }
+
+/** Makes kits owned by a user, as a manual grant would. */
+export async function grantKits(db: pg.Pool, userId: number, kitIds: number[]) {
+  const factories = await import('../factories/users.ts');
+  return factories.grantKits(db, userId, kitIds);
+}

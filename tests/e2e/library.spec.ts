@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createAccount, expect, test } from './fixtures.ts';
+import { createAccount, expect, grantKits, test } from './fixtures.ts';
 
 test.describe('what a buyer does with a purchase', () => {
   test('downloads the archive (bytes match the recorded SHA-256), reads the setup guide and the licence', async ({
@@ -15,7 +15,7 @@ test.describe('what a buyer does with a purchase', () => {
         WHERE k.active ORDER BY k.position LIMIT 1`,
     );
     const kit = rows[0];
-    await db.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [user.id, kit.id]);
+    await grantKits(db, user.id, [kit.id]);
     await page.goto('/login');
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);

@@ -17,3 +17,11 @@ export async function createUser(pool: pg.Pool, overrides: UserOverrides = {}) {
   );
   return { ...user, id: rows[0].id as number };
 }
+
+/** Makes kits owned by a user, as a manual grant would. */
+export async function grantKits(db: Pick<pg.Pool, 'query'>, userId: number, kitIds: number[]): Promise<void> {
+  await db.query("INSERT INTO entitlements (user_id, kit_id, source) SELECT $1, unnest($2::int[]), 'grant'", [
+    userId,
+    kitIds,
+  ]);
+}

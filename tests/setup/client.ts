@@ -1,4 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type pg from 'pg';
+import { createUser, type UserOverrides } from '../factories/users.ts';
 
 /**
  * A browser-like client for app.inject(): keeps cookies, and sends the CSRF token the page shell
@@ -69,3 +71,12 @@ export async function createClient(app: FastifyInstance, options: { ip?: string;
   };
 }
 export type Client = Awaited<ReturnType<typeof createClient>>;
+
+/** A verified user (see createUser) signed in on a fresh client. */
+export async function signedInClient(app: FastifyInstance, pool: pg.Pool, overrides: UserOverrides = {}) {
+  const user = await createUser(pool, overrides);
+  const client = await createClient(app);
+  const res = await client.post('/api/login', { email: user.email, password: user.password });
+  if (res.statusCode !== 200) throw new Error(`sign-in answered ${res.statusCode}: ${res.body}`);
+  return { client, user };
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EmailField as email, NameField } from './fields.ts';
 
 /**
  * Account calls: one schema validates the form in the browser and the body on the server.
@@ -8,19 +9,13 @@ import { z } from 'zod';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-const email = z
-  .string({ error: 'Email is required.' })
-  .trim()
-  .min(1, 'Email is required.')
-  .max(254, 'Email is too long.')
-  .pipe(z.email('Enter a valid email address.'));
 const password = z
   .string({ error: 'Password is required.' })
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters.`);
 
 export const RegisterSchema = z.object({
-  name: z.string({ error: 'Name is required.' }).trim().min(1, 'Name is required.').max(100, 'Name is too long.'),
+  name: NameField,
   email,
   password,
 });

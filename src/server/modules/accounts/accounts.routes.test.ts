@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users.ts';
+import { createUser, grantKits } from '../../../../tests/factories/users.ts';
 import { createClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { COMMON_PASSWORD_COUNT } from './passwords.ts';
@@ -318,10 +318,7 @@ describe('purchases', () => {
     await browser.post('/api/login', { email: user.email, password: user.password });
     expect((await browser.post('/api/purchases')).json()).toEqual({ items: [] });
     const { rows: kits } = await t.pool.query('SELECT id, sef_id, title, spot FROM kits ORDER BY id');
-    await t.pool.query(
-      "INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant'), ($1, $3, 'grant')",
-      [user.id, kits[0].id, kits[1].id],
-    );
+    await grantKits(t.pool, user.id, [kits[0].id, kits[1].id]);
     await t.pool.query('UPDATE entitlements SET revoked_at = now() WHERE user_id = $1 AND kit_id = $2', [
       user.id,
       kits[1].id,

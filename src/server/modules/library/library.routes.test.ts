@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users.ts';
-import { type Client, createClient } from '../../../../tests/setup/client.ts';
+import { grantKits } from '../../../../tests/factories/users.ts';
+import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { createLocalStorage } from '../../integrations/storage/storage.ts';
 import { buildArchive, importCatalog } from '../catalog/catalog.import.ts';
@@ -19,14 +19,11 @@ let ownerId: number;
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
   alpha = (await t.pool.query("SELECT id, sef_id FROM kits WHERE sef_id = 'alpha-kit'")).rows[0];
-  const user = await createUser(t.pool, { name: 'Owner' });
+  const signedIn = await signedInClient(t.app, t.pool, { name: 'Owner' });
+  const user = signedIn.user;
   ownerId = user.id;
-  owner = await createClient(t.app);
-  await owner.post('/api/login', { email: user.email, password: user.password });
-  await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [
-    user.id,
-    alpha.id,
-  ]);
+  owner = signedIn.client;
+  await grantKits(t.pool, user.id, [alpha.id]);
 });
 afterAll(() => t.close());
 
@@ -66,9 +63,7 @@ describe('GET /download/:id', () => {
 
   it('answers 401 signed out, 403 to another user, 404 for an unknown or malformed id', async () => {
     expect((await (await createClient(t.app)).get(`/download/${alpha.id}`)).statusCode).toBe(401);
-    const other = await createUser(t.pool);
-    const stranger = await createClient(t.app);
-    await stranger.post('/api/login', { email: other.email, password: other.password });
+    const { client: stranger } = await signedInClient(t.app, t.pool);
     expect((await stranger.get(`/download/${alpha.id}`)).statusCode).toBe(403);
     expect((await stranger.get('/download/99999')).statusCode).toBe(404);
     expect((await stranger.get('/download/abc')).statusCode).toBe(404);

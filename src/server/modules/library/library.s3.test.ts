@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users.ts';
-import { type Client, createClient } from '../../../../tests/setup/client.ts';
+import { grantKits } from '../../../../tests/factories/users.ts';
+import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { startTestS3, type TestS3 } from '../../../../tests/setup/s3.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 
@@ -19,14 +19,11 @@ beforeAll(async () => {
   s3 = await startTestS3();
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test', ...s3.env });
   alpha = (await t.pool.query("SELECT id FROM kits WHERE sef_id = 'alpha-kit'")).rows[0];
-  const user = await createUser(t.pool, { name: 'Owner' });
+  const signedIn = await signedInClient(t.app, t.pool, { name: 'Owner' });
+  const user = signedIn.user;
   ownerId = user.id;
-  owner = await createClient(t.app);
-  await owner.post('/api/login', { email: user.email, password: user.password });
-  await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [
-    user.id,
-    alpha.id,
-  ]);
+  owner = signedIn.client;
+  await grantKits(t.pool, user.id, [alpha.id]);
 });
 afterAll(async () => {
   await t.close();
@@ -59,9 +56,7 @@ describe('downloads from S3-compatible storage', () => {
     const anonymous = await (await createClient(t.app)).get(`/download/${alpha.id}`);
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers.location).toBeUndefined();
-    const other = await createUser(t.pool);
-    const stranger = await createClient(t.app);
-    await stranger.post('/api/login', { email: other.email, password: other.password });
+    const { client: stranger } = await signedInClient(t.app, t.pool);
     const refused = await stranger.get(`/download/${alpha.id}`);
     expect(refused.statusCode).toBe(403);
     expect(refused.headers.location).toBeUndefined();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users.ts';
-import { type Client, createClient } from '../../../../tests/setup/client.ts';
+import { grantKits } from '../../../../tests/factories/users.ts';
+import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { readPaddleEvent } from '../../integrations/payments/events.ts';
 import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
@@ -17,10 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function buyer(): Promise<{ browser: Client; user: Awaited<ReturnType<typeof createUser>> }> {
-  const user = await createUser(t.pool);
-  const browser = await createClient(t.app);
-  await browser.post('/api/login', { email: user.email, password: user.password });
+async function buyer() {
+  const { client: browser, user } = await signedInClient(t.app, t.pool);
   return { browser, user };
 }
 
@@ -87,10 +85,7 @@ describe('POST /api/cart', () => {
       email: null,
     });
     const { browser, user } = await buyer();
-    await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [
-      user.id,
-      kits[1]!.id,
-    ]);
+    await grantKits(t.pool, user.id, [kits[1]!.id]);
     const mine = (await browser.post('/api/cart', { products: [kits[0]!.id, kits[1]!.id] })).json();
     expect(mine.items.map((i: { purchased: boolean }) => i.purchased)).toEqual([false, true]);
   });
@@ -114,10 +109,7 @@ describe('POST /api/cart', () => {
 
   it('creates one pending order for the unowned kits, reuses it, and makes a new one when the cart changes', async () => {
     const { browser, user } = await buyer();
-    await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'grant')", [
-      user.id,
-      kits[1]!.id,
-    ]);
+    await grantKits(t.pool, user.id, [kits[1]!.id]);
     const first = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
     expect(first.order_id).toMatch(/^ord_[0-9a-f]{24}$/);
     expect(first.email).toBe(user.email);

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** Fields several forms share, with the same messages in the browser and on the server. */
+export const EmailField = z
+  .string({ error: 'Email is required.' })
+  .trim()
+  .min(1, 'Email is required.')
+  .max(254, 'Email is too long.')
+  .pipe(z.email('Enter a valid email address.'));
+
+export const NameField = z
+  .string({ error: 'Name is required.' })
+  .trim()
+  .min(1, 'Name is required.')
+  .max(100, 'Name is too long.');
