@@ -132,3 +132,32 @@ test.describe('not found', () => {
     await snap('not-found');
   });
 });
+
+test('no screen scrolls sideways', async ({ page, request }) => {
+  const [kit] = (await loadCatalog(request)).kits;
+  const paths = [
+    '/',
+    `/product/${kit!.sef_id}`,
+    `/docs/${kit!.sef_id}`,
+    '/cart',
+    '/login',
+    '/register',
+    '/about',
+    '/contact',
+    '/blog',
+    '/privacy-policy',
+    '/terms-and-conditions',
+    '/refund-policy',
+    '/cookie-policy',
+    '/licence',
+  ];
+  for (const path of paths) {
+    await page.goto(path);
+    await expect(page.locator('footer')).toBeVisible();
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(`${path}: ${scrollWidth}`).toBe(`${path}: ${clientWidth}`);
+  }
+});

@@ -150,7 +150,7 @@ function Product({ kit }: { kit: KitProduct }) {
 
       <section className="section" aria-labelledby="heading-title">
         <div className="container">
-          <div className="row g-5">
+          <div className="row g-4 g-lg-5">
             <div className="col-12 col-lg-6">
               <h2 id="heading-title" className="section-title text-start">
                 {details.heading.title}

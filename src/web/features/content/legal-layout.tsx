@@ -66,7 +66,7 @@ export function LegalLayout({
         </div>
       </header>
       <div className="container static-body">
-        <div className="row g-5">
+        <div className="row g-4 g-lg-5">
           <aside className="col-lg-4 col-xl-3 d-none d-lg-block">
             <nav className="static-toc" aria-label="On this page">
               <p className="static-toc-title">On this page</p>
