@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { AppError, registerErrorHandler } from './http/errors.ts';
+import { registerHtmlPageAssets } from './http/html-page.ts';
 import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity } from './http/security.ts';
@@ -100,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           allowedPath: (pathName) => pathName !== '/index.html',
         });
       }
-      if (storage.publicDir) {
+      if (!storage.readPublic) {
         await scope.register(fastifyStatic, {
           root: storage.publicDir,
           prefix: '/media/',
@@ -111,8 +112,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         });
       } else {
         // Remote storage: media are streamed through, so every server of the shop serves them alike.
+        const { readPublic } = storage;
         scope.get('/media/*', { compress: false }, async (request, reply) => {
-          const object = await storage.readPublic((request.params as { '*': string })['*']);
+          const object = await readPublic((request.params as { '*': string })['*']);
           if (!object) throw new AppError('not_found', 'We could not find that file.');
           if (object.size !== undefined) reply.header('content-length', String(object.size));
           return reply
@@ -132,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const posts = deps.posts ?? [];
       registerAccountRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
+      registerHtmlPageAssets(scope);
       registerBlogRoutes(scope, { config, posts });
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage });

@@ -16,6 +16,13 @@ const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(
  * Owner commands. With no DATABASE_URL they use the embedded database in DATA_DIR (stop a running
  * `npm start` on the same DATA_DIR first: one PostgreSQL cluster per folder).
  */
+/** A visitor's text for the terminal: one line, no control characters (no escape sequences). */
+const printable = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+
 async function main(command: string | undefined, sub: string | undefined): Promise<number> {
   const known =
     command === 'catalog' ||
@@ -43,15 +50,14 @@ async function main(command: string | undefined, sub: string | undefined): Promi
       const messages = await latestMessages(db);
       if (messages.length === 0) console.log('No contact messages yet.');
       for (const m of messages) {
-        console.log(`#${m.id}  ${m.createdAt.toISOString()}  ${m.name} <${m.email}>  [${m.topic ?? 'no topic'}]`);
-        console.log(`    ${m.message.replace(/\s+/g, ' ').slice(0, 300)}`);
+        console.log(
+          `#${m.id}  ${m.createdAt.toISOString()}  ${printable(m.name)} <${printable(m.email)}>  [${m.topic ?? 'no topic'}]`,
+        );
+        console.log(`    ${printable(m.message).slice(0, 300)}`);
       }
       return 0;
     }
-    const report = await importCatalog(db, await openStorage(config), config.catalogDir, {
-      publicUrl: config.publicUrl,
-      supportEmail: config.supportEmail,
-    });
+    const report = await importCatalog(db, await openStorage(config), config.catalogDir, config);
     console.log(`Catalog imported from ${config.catalogDir}`);
     for (const [label, list] of Object.entries(report)) {
       console.log(`  ${label.padEnd(9)} ${list.length}${list.length ? `: ${list.join(', ')}` : ''}`);

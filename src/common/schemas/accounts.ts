@@ -77,9 +77,9 @@ export type PurchaseItem = {
   title: string;
   spot: string;
   /** The version a download gives now, and its release day (YYYY-MM-DD). */
-  version?: string | null;
-  released_on?: string | null;
+  version: string | null;
+  released_on: string | null;
   /** A newer version came out since the user's last download of this kit. */
-  updated?: boolean;
+  updated: boolean;
 };
 export type PurchasesResponse = { items: PurchaseItem[] };

@@ -1,7 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import { FOOTER_YEAR } from '../../common/constants.ts';
 import { SITE_NAME } from '../../common/site.ts';
-
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../lib/escape.ts';
 
 /**
  * A small server-rendered page in the shop's colours, for what lives outside the single-page app
@@ -31,12 +31,12 @@ ${options.head ?? ''}
 <header class="bar"><div class="wrap"><a class="brand" href="${basePath}/"><span>K</span>${SITE_NAME}</a>
 <nav aria-label="Site"><a href="${basePath}/blog">Blog</a><a href="${basePath}/#kits">Kits</a><a href="${basePath}/contact">Contact</a></nav></div></header>
 <main class="wrap">${options.body}</main>
-<footer class="foot"><div class="wrap">© 2025 ${SITE_NAME}. <a href="${basePath}/privacy-policy">Privacy Policy</a> · <a href="${basePath}/terms-and-conditions">Terms and Conditions</a></div></footer>
+<footer class="foot"><div class="wrap">© ${FOOTER_YEAR} ${SITE_NAME}. <a href="${basePath}/privacy-policy">Privacy Policy</a> · <a href="${basePath}/terms-and-conditions">Terms and Conditions</a></div></footer>
 </body>
 </html>`;
 }
 
-export const PAGES_CSS = `*{box-sizing:border-box}body{margin:0;font:17px/1.65 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1e293b;background:#fff}
+const PAGES_CSS = `*{box-sizing:border-box}body{margin:0;font:17px/1.65 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1e293b;background:#fff}
 a{color:#4f46e5}.wrap{max-width:760px;margin:0 auto;padding:0 20px}.bar{background:#0f172a}.bar .wrap{display:flex;justify-content:space-between;align-items:center;height:58px;max-width:1100px}
 .brand{color:#fff;font-weight:800;text-decoration:none;display:flex;gap:8px;align-items:center}.brand span{display:inline-grid;place-items:center;width:30px;height:30px;border-radius:8px;background:#4f46e5}
 .bar nav a{color:#e2e8f0;text-decoration:none;margin-left:18px}main{padding:40px 20px 64px;min-height:70vh}h1{font-size:2.1rem;line-height:1.2;letter-spacing:-.02em;margin:0 0 12px}
@@ -44,3 +44,10 @@ h2{margin-top:2rem}.meta{color:#64748b;margin:0 0 28px}pre{background:#0f172a;co
 code{font-size:.92em}:not(pre)>code{color:#be185d}.post-list{list-style:none;padding:0}.post-list li{padding:20px 0;border-bottom:1px solid #e2e8f0}
 .post-list h2{margin:0 0 4px;font-size:1.3rem}.post-list p{margin:6px 0 0}.button{display:inline-block;background:#4f46e5;color:#fff;border:0;border-radius:8px;padding:10px 20px;font-size:16px;cursor:pointer;text-decoration:none}
 .notice{background:#f1f5f9;border-radius:10px;padding:18px 20px}.foot{border-top:1px solid #e2e8f0;color:#64748b;font-size:14px;padding:20px 0}img{max-width:100%}`;
+
+/** The stylesheet every htmlPage links to. */
+export function registerHtmlPageAssets(app: FastifyInstance): void {
+  app.get('/pages.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(PAGES_CSS),
+  );
+}

@@ -10,6 +10,7 @@ import {
   SITE_NAME,
 } from '../../common/site.ts';
 import type { Config } from '../config.ts';
+import { escapeHtml } from '../lib/escape.ts';
 import type { Catalog, CatalogEntry } from '../modules/catalog/catalog.service.ts';
 
 /** What the browser reads from `<script type="application/json" id="client-config">`. */
@@ -21,9 +22,6 @@ export type ClientConfig = {
   /** How the checkout page opens its payment frame. */
   payment: { provider: 'sandbox' | 'paddle'; clientToken: string | null; environment: 'sandbox' | 'production' };
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** JSON that is safe inside a <script> element: no "</script>", no HTML comment openers. */
 export const scriptJson = (value: unknown) =>

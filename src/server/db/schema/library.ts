@@ -22,6 +22,8 @@ export const entitlements = pgTable(
   (t) => [
     uniqueIndex('entitlements_user_kit_key').on(t.userId, t.kitId),
     index('entitlements_active_user_idx').on(t.userId).where(sql`${t.revokedAt} IS NULL`),
+    // A kit's owners, told about its new versions.
+    index('entitlements_active_kit_idx').on(t.kitId).where(sql`${t.revokedAt} IS NULL`),
   ],
 );
 

@@ -1,8 +1,6 @@
 import { SITE_NAME } from '../../../common/site.ts';
+import { escapeHtml } from '../../lib/escape.ts';
 import type { OutgoingMail } from './mailer.ts';
-
-const esc = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 type Parts = { heading: string; paragraphs: string[]; action?: { label: string; url: string }; footer?: string };
 
@@ -18,20 +16,21 @@ function compose(to: string, subject: string, parts: Parts, supportEmail: string
     `${SITE_NAME} · ${footer}`,
   ].join('\n');
   const button = parts.action
-    ? `<p style="margin:28px 0"><a href="${esc(parts.action.url)}" style="background:#4f46e5;color:#fff;text-decoration:none;padding:12px 22px;border-radius:8px;font-weight:600;display:inline-block">${esc(parts.action.label)}</a></p>
-<p style="color:#64748b;font-size:13px">If the button does not work, paste this link into your browser:<br><a href="${esc(parts.action.url)}" style="color:#4f46e5;word-break:break-all">${esc(parts.action.url)}</a></p>`
+    ? `<p style="margin:28px 0"><a href="${escapeHtml(parts.action.url)}" style="background:#4f46e5;color:#fff;text-decoration:none;padding:12px 22px;border-radius:8px;font-weight:600;display:inline-block">${escapeHtml(parts.action.label)}</a></p>
+<p style="color:#64748b;font-size:13px">If the button does not work, paste this link into your browser:<br><a href="${escapeHtml(parts.action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(parts.action.url)}</a></p>`
     : '';
   const html = `<!doctype html><html><body style="margin:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1e293b">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
 <table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
 <tr><td><p style="font-weight:800;font-size:20px;margin:0 0 24px;color:#0f172a">${SITE_NAME}</p>
-<h1 style="font-size:22px;margin:0 0 16px">${esc(parts.heading)}</h1>
-${parts.paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 14px">${esc(p)}</p>`).join('\n')}
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(parts.heading)}</h1>
+${parts.paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 14px">${escapeHtml(p)}</p>`).join('\n')}
 ${button}
-<p style="color:#94a3b8;font-size:12px;margin-top:32px">${esc(footer)}</p></td></tr></table></td></tr></table></body></html>`;
+<p style="color:#94a3b8;font-size:12px;margin-top:32px">${escapeHtml(footer)}</p></td></tr></table></td></tr></table></body></html>`;
   return { to, subject, text, html, link: parts.action?.url };
 }
 
+/** What every mail needs from the configuration (the Config itself will do). */
 export type MailContext = { publicUrl: string; supportEmail: string };
 
 export function verificationMail(ctx: MailContext, to: { name: string; email: string }, token: string) {

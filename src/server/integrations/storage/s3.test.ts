@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestS3, type TestS3 } from '../../../../tests/setup/s3.ts';
 import { createS3Storage } from './s3.ts';
-import { SIGNED_URL_SECONDS, type Storage } from './storage.ts';
+import { type RemoteStorage, SIGNED_URL_SECONDS } from './storage.ts';
 
 let s3: TestS3;
-let storage: Storage;
+let storage: RemoteStorage;
 
 beforeAll(async () => {
   s3 = await startTestS3();

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config.ts';
-import { isStorageKey, SIGNED_URL_SECONDS, type Storage } from './storage.ts';
+import { isStorageKey, type RemoteStorage, SIGNED_URL_SECONDS } from './storage.ts';
 
 type S3Settings = NonNullable<Config['s3']>;
 
@@ -33,7 +33,7 @@ const isMissing = (error: unknown) =>
  * `public/`, kit archives under `private/`; the bucket itself stays private. Archives reach their
  * owner through a signed GET that expires in SIGNED_URL_SECONDS and names the file to save.
  */
-export function createS3Storage(settings: S3Settings, client = createS3Client(settings)): Storage {
+export function createS3Storage(settings: S3Settings, client = createS3Client(settings)): RemoteStorage {
   const { bucket } = settings;
   const objectKey = (area: 'public' | 'private', key: string) => {
     if (!isStorageKey(key)) throw new Error(`Invalid storage key: ${key}`);
@@ -53,7 +53,6 @@ export function createS3Storage(settings: S3Settings, client = createS3Client(se
     await client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: await body(), ContentType }));
   };
   return {
-    kind: 's3',
     putPublicFile: async (key, sourceFile) =>
       putOnce(
         objectKey('public', key),

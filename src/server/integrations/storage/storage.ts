@@ -20,19 +20,28 @@ export type PublicObject = { body: Readable; size?: number; contentType?: string
  * objects (kit archives) only ever reach an owner through `/download/{id}`. Keys are
  * content-addressed, so a stored object never changes and a put of an existing key is skipped.
  */
-export interface Storage {
-  readonly kind: 'local' | 's3';
-  /** The folder that holds public media when it is local (served by the static handler). */
-  readonly publicDir?: string;
+export type Storage = {
   /** Stores a file under `key` unless an object with that key already exists. */
   putPublicFile(key: string, sourceFile: string): Promise<void>;
-  /** Reads a public object from remote storage; null when it does not exist. */
-  readPublic(key: string): Promise<PublicObject | null>;
   /** Stores a private object (a kit archive) under `key` unless it exists. */
   putPrivate(key: string, bytes: Uint8Array): Promise<void>;
   /** How to hand a private object to its owner; null when the object is missing. */
   privateDownload(key: string, as: { filename: string; contentType: string }): Promise<PrivateDownload | null>;
-}
+} & (
+  | {
+      /** The folder that holds public media when it is local (served by the static handler). */
+      readonly publicDir: string;
+      readPublic?: undefined;
+    }
+  | {
+      readonly publicDir?: undefined;
+      /** Reads a public object from remote storage; null when it does not exist. */
+      readPublic(key: string): Promise<PublicObject | null>;
+    }
+);
+
+/** Storage whose public media are read through the shop (S3). */
+export type RemoteStorage = Extract<Storage, { readPublic(key: string): unknown }>;
 
 /** Signed download links expire this fast: long enough to start, too short to share. */
 export const SIGNED_URL_SECONDS = 300;
@@ -72,14 +81,11 @@ export function createLocalStorage(dataDir: string): Storage {
     await fs.rename(temporary, target);
   };
   return {
-    kind: 'local',
     publicDir,
     putPublicFile: (key, sourceFile) =>
       writeOnce(inside(publicDir, key), async (temporary) => {
         await pipeline(createReadStream(sourceFile), (await fs.open(temporary, 'w')).createWriteStream());
       }),
-    // Local media are served straight from publicDir by the static handler.
-    readPublic: async () => null,
     putPrivate: (key, bytes) => writeOnce(inside(privateDir, key), (temporary) => fs.writeFile(temporary, bytes)),
     async privateDownload(key) {
       const file = inside(privateDir, key);

@@ -40,7 +40,6 @@ export type AccountsDeps = { db: Database; config: Config; limiter: RateLimiter;
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
-const mailContext = (config: Config) => ({ publicUrl: config.publicUrl, supportEmail: config.supportEmail });
 
 function refuseCommonPassword(password: string) {
   if (isCommonPassword(password)) throw new AppError('invalid_data', `password: ${COMMON_PASSWORD_MESSAGE}`);
@@ -114,16 +113,13 @@ export async function register(
   await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(users)
-      .values({ name: input.name, email: input.email.trim(), passwordHash })
+      .values({ name: input.name, email: input.email, passwordHash })
       .onConflictDoNothing()
       .returning({ id: users.id });
     const user = inserted[0];
     if (!user) throw new AppError('invalid_data', MESSAGES.emailTaken);
     const token = await issueToken(tx, user.id, 'verify');
-    await enqueueMail(
-      tx,
-      verificationMail(mailContext(config), { name: input.name, email: input.email.trim() }, token),
-    );
+    await enqueueMail(tx, verificationMail(config, { name: input.name, email: input.email }, token));
   });
   deps.mailQueued();
   return MESSAGES.registered;
@@ -155,7 +151,7 @@ export async function authenticate(deps: AccountsDeps, input: z.output<typeof Lo
     }
     await db.transaction(async (tx) => {
       const token = await issueToken(tx, user.id, 'verify');
-      await enqueueMail(tx, verificationMail(mailContext(config), user, token));
+      await enqueueMail(tx, verificationMail(config, user, token));
     });
     deps.mailQueued();
     throw new AppError('forbidden', MESSAGES.notVerified);
@@ -184,7 +180,7 @@ export async function requestPasswordReset(deps: AccountsDeps, email: string, ip
   if (user) {
     await db.transaction(async (tx) => {
       const token = await issueToken(tx, user.id, 'reset');
-      await enqueueMail(tx, resetPasswordMail(mailContext(config), user, token));
+      await enqueueMail(tx, resetPasswordMail(config, user, token));
     });
     deps.mailQueued();
   }
@@ -204,7 +200,7 @@ export async function resetPassword(deps: AccountsDeps, input: z.output<typeof R
       .where(eq(users.id, user.id));
     await voidResetTokens(tx, user.id);
     await endOtherSessions(tx, user.id);
-    await enqueueMail(tx, passwordChangedMail(mailContext(deps.config), user));
+    await enqueueMail(tx, passwordChangedMail(deps.config, user));
     return true;
   });
   if (!done) throw new AppError('invalid_data', MESSAGES.resetFailed);
@@ -225,7 +221,7 @@ export async function changePassword(
     if (!user) throw new AppError('unauthorized', 'Please sign in to continue.');
     await voidResetTokens(tx, userId);
     await endOtherSessions(tx, userId, currentSessionToken);
-    await enqueueMail(tx, passwordChangedMail(mailContext(deps.config), user));
+    await enqueueMail(tx, passwordChangedMail(deps.config, user));
   });
   deps.mailQueued();
   return MESSAGES.passwordChanged;

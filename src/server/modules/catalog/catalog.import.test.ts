@@ -34,6 +34,19 @@ afterEach(() => {
 });
 
 describe('importCatalog', () => {
+  it('refuses a released version whose source changed, naming the kit, and changes nothing', async () => {
+    await importCatalog(database.db, storage(), dir);
+    const before = await database.pool.query('SELECT kit_id, version, sha256 FROM kit_versions ORDER BY id');
+    writeFileSync(path.join(dir, 'kits/alpha-kit/source/README.md'), '# Alpha kit, edited without a new version\n');
+    const error = await importCatalog(database.db, storage(), dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CatalogContentError);
+    expect((error as CatalogContentError).message).toContain(
+      'kits/alpha-kit/source: changed since version 1.1.0 was released; add a new version to CHANGELOG.md and kit.json',
+    );
+    const after = await database.pool.query('SELECT kit_id, version, sha256 FROM kit_versions ORDER BY id');
+    expect(after.rows).toEqual(before.rows);
+  });
+
   it('creates, then reports unchanged, updated and removed kits, keeping ids stable', async () => {
     expect(await importCatalog(database.db, storage(), dir)).toEqual({
       created: ['alpha-kit', 'beta-kit'],

@@ -7,8 +7,8 @@ import type { z } from 'zod';
 import type { Database } from '../../db/open.ts';
 import { type KitDetails, type KitDocPage, kits } from '../../db/schema/catalog.ts';
 import { kitVersions } from '../../db/schema/library.ts';
-import { enqueueMail } from '../../integrations/mail/outbox.ts';
-import { kitUpdateMail } from '../../integrations/mail/templates.ts';
+import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
+import { kitUpdateMail, type MailContext } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { renderMarkdown, sanitizeHtml } from '../../lib/html.ts';
 import { kitOwners } from '../library/library.service.ts';
@@ -259,7 +259,7 @@ async function recordVersion(
   kitId: number,
   release: KitRecord['release'],
   archive: { key: string; size: number; sha256: string },
-  notify: { publicUrl: string; supportEmail: string; title: string } | undefined,
+  notify: { mail: MailContext; title: string } | undefined,
 ): Promise<void> {
   const inserted = await tx
     .insert(kitVersions)
@@ -275,12 +275,13 @@ async function recordVersion(
     .onConflictDoNothing()
     .returning({ id: kitVersions.id });
   if (inserted.length === 0 || !notify) return;
-  for (const owner of await kitOwners(tx, kitId)) {
-    await enqueueMail(
-      tx,
-      kitUpdateMail(notify, owner, { title: notify.title, version: release.version, changelog: release.changelog }),
-    );
-  }
+  const owners = await kitOwners(tx, kitId);
+  if (owners.length === 0) return;
+  const update = { title: notify.title, version: release.version, changelog: release.changelog };
+  await enqueueMailQuery(
+    tx,
+    owners.map((owner) => kitUpdateMail(notify.mail, owner, update)),
+  );
 }
 
 /**
@@ -292,19 +293,33 @@ export async function importCatalog(
   db: Database,
   storage: Storage,
   catalogDir: string,
-  mailContext?: { publicUrl: string; supportEmail: string },
+  mailContext?: MailContext,
 ): Promise<ImportReport> {
   const records = await readCatalog(catalogDir);
+  // A released version is never rebuilt with other bytes: its owners already hold it.
+  const { rows: released } = await db.execute<{ sef_id: string; version: string; sha256: string }>(
+    sql`SELECT k.sef_id, v.version, v.sha256 FROM kit_versions v JOIN kits k ON k.id = v.kit_id`,
+  );
+  const releasedSha = new Map(released.map((r) => [`${r.sef_id}@${r.version}`, r.sha256]));
   const archives = new Map<string, { key: string; size: number; sha256: string }>();
+  const problems: string[] = [];
   for (const record of records) {
-    for (const item of record.media) await storage.putPublicFile(item.key, item.file);
     const { version, releasedOn, sourceDir } = record.release;
     const bytes = await buildArchive(sourceDir, `${record.sefId}-${version}`, releasedOn);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const before = releasedSha.get(`${record.sefId}@${version}`);
+    if (before && before !== sha256) {
+      problems.push(
+        `kits/${record.sefId}/source: changed since version ${version} was released; add a new version to CHANGELOG.md and kit.json`,
+      );
+      continue;
+    }
+    for (const item of record.media) await storage.putPublicFile(item.key, item.file);
     const key = `archives/${record.sefId}/${record.sefId}-${version}-${sha256.slice(0, 16)}.zip`;
     await storage.putPrivate(key, bytes);
     archives.set(record.sefId, { key, size: bytes.length, sha256 });
   }
+  if (problems.length > 0) throw new CatalogContentError(problems);
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
     const existing = await tx
@@ -328,7 +343,7 @@ export async function importCatalog(
           row.id,
           release,
           archives.get(record.sefId)!,
-          mailContext && { ...mailContext, title: record.title },
+          mailContext && { mail: mailContext, title: record.title },
         );
         report.updated.push(record.sefId);
       } else {

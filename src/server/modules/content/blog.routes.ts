@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { longDate } from '../../../common/dates.ts';
 import type { Config } from '../../config.ts';
-import { escapeHtml, htmlPage, PAGES_CSS } from '../../http/html-page.ts';
-import { type BlogPost, longDate } from './blog.service.ts';
-
-const xml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+import { htmlPage } from '../../http/html-page.ts';
+import { escapeHtml } from '../../lib/escape.ts';
+import type { BlogPost } from './blog.service.ts';
 
 /**
  * The blog, rendered by the server (not the single-page app): the list, each post, the RSS feed,
@@ -14,10 +13,6 @@ export function registerBlogRoutes(app: FastifyInstance, deps: { config: Config;
   const { config, posts } = deps;
   const base = config.basePath;
   const postUrl = (p: BlogPost) => `${base}/blog/${p.slug}`;
-
-  app.get('/pages.css', async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(PAGES_CSS),
-  );
 
   app.get('/blog', async (_request, reply) => {
     const list = posts
@@ -44,11 +39,11 @@ ${posts.length ? `<ul class="post-list">${list}</ul>` : '<p class="notice">No po
     const items = posts
       .map(
         (p) => `  <item>
-    <title>${xml(p.title)}</title>
-    <link>${xml(`${config.publicUrl}/blog/${p.slug}`)}</link>
-    <guid isPermaLink="true">${xml(`${config.publicUrl}/blog/${p.slug}`)}</guid>
+    <title>${escapeHtml(p.title)}</title>
+    <link>${escapeHtml(`${config.publicUrl}/blog/${p.slug}`)}</link>
+    <guid isPermaLink="true">${escapeHtml(`${config.publicUrl}/blog/${p.slug}`)}</guid>
     <pubDate>${new Date(`${p.date}T09:00:00Z`).toUTCString()}</pubDate>
-    <description>${xml(p.excerpt)}</description>
+    <description>${escapeHtml(p.excerpt)}</description>
   </item>`,
       )
       .join('\n');
@@ -59,8 +54,8 @@ ${posts.length ? `<ul class="post-list">${list}</ul>` : '<p class="notice">No po
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
 <channel>
   <title>Kitshop blog</title>
-  <link>${xml(`${config.publicUrl}/blog`)}</link>
-  <atom:link href="${xml(`${config.publicUrl}/blog/feed.xml`)}" rel="self" type="application/rss+xml"/>
+  <link>${escapeHtml(`${config.publicUrl}/blog`)}</link>
+  <atom:link href="${escapeHtml(`${config.publicUrl}/blog/feed.xml`)}" rel="self" type="application/rss+xml"/>
   <description>How the Kitshop starter kits are built, updated and used.</description>
   <language>en</language>
 ${items}

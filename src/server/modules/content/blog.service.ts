@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DAY } from '../../../common/dates.ts';
 import { renderMarkdown } from '../../lib/html.ts';
 
 export type BlogPost = { slug: string; title: string; date: string; excerpt: string; html: string };
@@ -26,21 +27,15 @@ export function loadBlog(dir: string): BlogPost[] {
     if (!name) continue;
     const { meta, body } = frontMatter(readFileSync(path.join(dir, file), 'utf8'), file);
     if (!meta.title || !meta.excerpt) throw new Error(`${file}: front matter needs title and excerpt`);
+    const date = meta.date ?? name[1]!;
+    if (!DAY.test(date) || Number.isNaN(Date.parse(date))) throw new Error(`${file}: date must be a day, YYYY-MM-DD`);
     posts.push({
       slug: name[2]!,
       title: meta.title,
-      date: meta.date ?? name[1]!,
+      date,
       excerpt: meta.excerpt,
       html: renderMarkdown(body),
     });
   }
   return posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 }
-
-export const longDate = (date: string) =>
-  new Date(`${date}T12:00:00Z`).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import { escapeHtml } from '../../lib/escape.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import type { BlogPost } from './blog.service.ts';
 
@@ -13,9 +14,6 @@ const STATIC_PAGES = [
   '/refund-policy',
   '/cookie-policy',
 ];
-
-const xmlEscape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** `/sitemap.xml` (home, every kit page and documentation page) and `/robots.txt`. */
 export function registerSeoRoutes(
@@ -33,7 +31,7 @@ export function registerSeoRoutes(
     for (const page of STATIC_PAGES) urls.push(`${config.publicUrl}${page}`);
     for (const post of posts) urls.push(`${config.publicUrl}/blog/${post.slug}`);
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls
-      .map((u) => `  <url><loc>${xmlEscape(u)}</loc></url>`)
+      .map((u) => `  <url><loc>${escapeHtml(u)}</loc></url>`)
       .join('\n')}\n</urlset>\n`;
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
   });

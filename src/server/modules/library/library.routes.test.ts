@@ -59,6 +59,8 @@ describe('GET /download/:id', () => {
     expect(bad.statusCode).toBe(416);
     expect(bad.headers['content-range']).toBe(`bytes */${full.length}`);
     expect(bad.json()).toEqual({ message: 'That byte range is not in the file.' });
+    expect(bad.headers['content-type']).toMatch(/^application\/json/);
+    expect(bad.headers['content-disposition']).toBeUndefined();
   });
 
   it('answers 401 signed out, 403 to another user, 404 for an unknown or malformed id', async () => {

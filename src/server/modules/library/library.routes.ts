@@ -6,7 +6,7 @@ import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
-import { findOwnedKit, latestVersion, listPurchases, logDownload } from './library.service.ts';
+import { findDownload, findOwnedKit, listPurchases, logDownload } from './library.service.ts';
 
 /** Read size for archive streams: fewer, larger writes to the socket (128 KB a read). */
 const STREAM_CHUNK = 128 * 1024;
@@ -45,7 +45,7 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database
   app.post('/api/item/:sefid', async (request) => {
     const user = await requireUser(request);
     const { sefid } = parseInput(SefIdParamsSchema, request.params, 'not_found');
-    const kit = await findOwnedKit(db, user.id, { sefId: sefid });
+    const kit = await findOwnedKit(db, user.id, sefid);
     if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
     if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
     return { title: kit.title, spot: kit.spot, setup: kit.setupHtml };
@@ -55,10 +55,10 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database
   app.get('/download/:id', { compress: false }, async (request, reply) => {
     const user = await requireUser(request);
     const { id } = parseInput(IdParams, request.params, 'not_found');
-    const kit = await findOwnedKit(db, user.id, { id });
+    const kit = await findDownload(db, user.id, id);
     if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
     if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases (or it was refunded).');
-    const version = await latestVersion(db, kit.id);
+    const { version } = kit;
     if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
     const filename = `${kit.sefId}-${version.version}.zip`;
     const object = await storage.privateDownload(version.storageKey, { filename, contentType: 'application/zip' });
@@ -66,19 +66,15 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database
       request.log.error({ kit: kit.sefId, key: version.storageKey }, 'kit archive missing from storage');
       throw new AppError('not_found', 'This download is not available right now. Please contact support.');
     }
+    const log = () => logDownload(db, { userId: user.id, kitId: id, versionId: version.id, ip: request.ip });
     if (object.kind === 'redirect') {
       // Remote storage answers the bytes (with Range and ETag) at a link that expires within minutes.
-      await logDownload(db, { userId: user.id, kitId: kit.id, versionId: version.id, ip: request.ip });
+      await log();
       return reply.header('cache-control', 'no-store').redirect(object.url, 302);
     }
     const { path: file, size } = object;
     const etag = `"${version.sha256}"`;
-    reply
-      .header('accept-ranges', 'bytes')
-      .header('etag', etag)
-      .header('cache-control', 'private, no-cache')
-      .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="${filename}"`);
+    reply.header('accept-ranges', 'bytes').header('etag', etag).header('cache-control', 'private, no-cache');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     const range =
       request.headers['if-range'] && request.headers['if-range'] !== etag
@@ -88,10 +84,11 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database
       return reply
         .status(416)
         .header('content-range', `bytes */${size}`)
-        .send(JSON.stringify({ message: 'That byte range is not in the file.' }));
+        .send({ message: 'That byte range is not in the file.' });
     }
-    if (!range || range.start === 0)
-      await logDownload(db, { userId: user.id, kitId: kit.id, versionId: version.id, ip: request.ip });
+    // A resumed download (a range from past the start) is the same download, logged once.
+    if (!range || range.start === 0) await log();
+    reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${filename}"`);
     if (!range) {
       return reply.header('content-length', String(size)).send(createReadStream(file, { highWaterMark: STREAM_CHUNK }));
     }

@@ -5,18 +5,12 @@ import { users } from '../../db/schema/accounts.ts';
 import { kits } from '../../db/schema/catalog.ts';
 import { downloads, entitlements, kitVersions } from '../../db/schema/library.ts';
 
-export type PurchaseWithVersion = PurchaseItem & {
-  version: string | null;
-  released_on: string | null;
-  updated: boolean;
-};
-
 /**
  * The kits a user owns (not refunded), oldest purchase first, each with the version they can
  * download, its release day, and whether it is newer than the user's last download of that kit.
  */
-export async function listPurchases(db: Database, userId: number): Promise<PurchaseWithVersion[]> {
-  const { rows } = await db.execute<PurchaseWithVersion>(sql`
+export async function listPurchases(db: Database, userId: number): Promise<PurchaseItem[]> {
+  const { rows } = await db.execute<PurchaseItem>(sql`
     SELECT k.id, k.sef_id, k.title, k.spot, v.version, v.released_on,
            COALESCE(v.created_at > (SELECT max(d.created_at) FROM downloads d WHERE d.user_id = e.user_id AND d.kit_id = k.id), false) AS updated
       FROM entitlements e
@@ -27,37 +21,46 @@ export async function listPurchases(db: Database, userId: number): Promise<Purch
   return rows;
 }
 
-/** A kit by id or slug, if the user owns it now. */
-export async function findOwnedKit(db: Database, userId: number, by: { id: number } | { sefId: string }) {
+/** A kit by slug, with its setup guide, if the user owns it now. */
+export async function findOwnedKit(db: Database, userId: number, sefId: string) {
   const [kit] = await db
-    .select({
-      id: kits.id,
-      sefId: kits.sefId,
-      title: kits.title,
-      spot: kits.spot,
-      setupHtml: kits.setupHtml,
-      owned: entitlements.id,
-    })
+    .select({ title: kits.title, spot: kits.spot, setupHtml: kits.setupHtml, owned: entitlements.id })
     .from(kits)
     .leftJoin(
       entitlements,
       and(eq(entitlements.kitId, kits.id), eq(entitlements.userId, userId), isNull(entitlements.revokedAt)),
     )
-    .where('id' in by ? eq(kits.id, by.id) : eq(kits.sefId, by.sefId))
+    .where(eq(kits.sefId, sefId))
     .limit(1);
   if (!kit) return 'unknown' as const;
   if (kit.owned === null) return 'not_owned' as const;
   return kit;
 }
 
-export async function latestVersion(db: Database, kitId: number) {
-  const [version] = await db
-    .select()
-    .from(kitVersions)
-    .where(eq(kitVersions.kitId, kitId))
-    .orderBy(desc(kitVersions.createdAt), desc(kitVersions.id))
-    .limit(1);
-  return version;
+/** What `/download/{id}` hands out, in one query: the kit, whether the user owns it, its newest version. */
+export async function findDownload(db: Database, userId: number, kitId: number) {
+  const { rows } = await db.execute<{
+    sef_id: string;
+    owned: boolean;
+    version_id: number | null;
+    version: string | null;
+    storage_key: string | null;
+    sha256: string | null;
+  }>(sql`
+    SELECT k.sef_id, e.id IS NOT NULL AS owned, v.id AS version_id, v.version, v.storage_key, v.sha256
+      FROM kits k
+      LEFT JOIN entitlements e ON e.kit_id = k.id AND e.user_id = ${userId} AND e.revoked_at IS NULL
+      LEFT JOIN LATERAL (SELECT id, version, storage_key, sha256 FROM kit_versions
+                          WHERE kit_id = k.id ORDER BY created_at DESC, id DESC LIMIT 1) v ON true
+     WHERE k.id = ${kitId}`);
+  const row = rows[0];
+  if (!row) return 'unknown' as const;
+  if (!row.owned) return 'not_owned' as const;
+  const version =
+    row.version_id === null
+      ? undefined
+      : { id: row.version_id, version: row.version!, storageKey: row.storage_key!, sha256: row.sha256! };
+  return { sefId: row.sef_id, version };
 }
 
 export async function logDownload(
@@ -67,23 +70,9 @@ export async function logDownload(
   await db.insert(downloads).values(entry);
 }
 
-/** Makes kits owned by a user (idempotent; a revoked grant is restored). */
-export async function grantEntitlements(
-  db: Pick<Database, 'insert'>,
-  userId: number,
-  kitIds: number[],
-  source: string,
-): Promise<void> {
-  if (kitIds.length === 0) return;
-  await grantQuery(
-    db,
-    kitIds.map((kitId) => ({ userId, kitId, source })),
-  );
-}
-
 /**
- * The statement behind grantEntitlements, for several users at once (each user and kit once), so
- * a caller can run it inside a larger statement.
+ * Makes kits owned (idempotent; a revoked grant is restored): the statement, for several users at
+ * once (each user and kit once), so a caller can run it inside a larger statement.
  */
 export function grantQuery(db: Pick<Database, 'insert'>, grants: { userId: number; kitId: number; source: string }[]) {
   return db

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ContactSchema, SubscribeSchema } from '../../../common/schemas/messages.ts';
 import { parseInput } from '../../http/errors.ts';
-import { escapeHtml, htmlPage } from '../../http/html-page.ts';
+import { htmlPage } from '../../http/html-page.ts';
 import type { RateLimiter } from '../../http/rate-limit.ts';
+import { escapeHtml } from '../../lib/escape.ts';
 import { isKnownToken, type MessagesDeps, sendContactMessage, subscribe, unsubscribe } from './messages.service.ts';
 
 export function registerMessageRoutes(app: FastifyInstance, deps: MessagesDeps & { limiter: RateLimiter }): void {

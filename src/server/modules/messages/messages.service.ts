@@ -11,7 +11,6 @@ import { contactMail, newsletterWelcomeMail } from '../../integrations/mail/temp
 export type MessagesDeps = { db: Database; config: Config; mailQueued: () => void };
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
-const ctx = (config: Config) => ({ publicUrl: config.publicUrl, supportEmail: config.supportEmail });
 
 /** Stores the message first, then queues it to the support address in the same transaction. */
 export async function sendContactMessage(
@@ -23,7 +22,7 @@ export async function sendContactMessage(
     await tx
       .insert(contactMessages)
       .values({ topic: input.topic ?? null, name: input.name, email: input.email, message: input.message, ip });
-    await enqueueMail(tx, contactMail(ctx(deps.config), input));
+    await enqueueMail(tx, contactMail(deps.config, input));
   });
   deps.mailQueued();
 }
@@ -32,18 +31,19 @@ export async function sendContactMessage(
  * Subscribes an address once, without regard to case: subscribing again is a success that sends
  * nothing; a past unsubscriber is welcomed back with a fresh unsubscribe link.
  */
+/** `email` as SubscribeSchema leaves it (trimmed). */
 export async function subscribe(deps: MessagesDeps, email: string): Promise<void> {
   const token = randomBytes(24).toString('base64url');
   const url = `${deps.config.publicUrl}/newsletter/unsubscribe?token=${token}`;
   const welcomed = await deps.db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ id: number }>(sql`
-      INSERT INTO subscribers (email, token_hash) VALUES (${email.trim()}, ${hash(token)})
+      INSERT INTO subscribers (email, token_hash) VALUES (${email}, ${hash(token)})
       ON CONFLICT (lower(email)) DO UPDATE SET token_hash = excluded.token_hash, subscribed_at = now(), unsubscribed_at = NULL
         WHERE subscribers.unsubscribed_at IS NOT NULL
       RETURNING id`);
     const row = rows[0];
     if (!row) return false; // already subscribed
-    await enqueueMail(tx, newsletterWelcomeMail(ctx(deps.config), email.trim(), url));
+    await enqueueMail(tx, newsletterWelcomeMail(deps.config, email, url));
     return true;
   });
   if (welcomed) deps.mailQueued();

@@ -26,12 +26,12 @@ const rowsOf = (rows: object[], columns: string) =>
 const isCompleted = (received: ReceivedEvent): received is Completed => received.event.kind === 'payment_completed';
 
 /**
- * Applies one payment event. The event row (keyed by the provider's event id) is written in the
- * same transaction as its effects: a repeated delivery finds the row and changes nothing, and a
- * failure rolls both back so the provider's retry starts clean.
+ * Applies one payment event other than a completed payment (a refund, a chargeback, the rest).
+ * The event row (keyed by the provider's event id) is written in the same transaction as its
+ * effects: a repeated delivery finds the row and changes nothing, and a failure rolls both back
+ * so the provider's retry starts clean. Completed payments take the same care in groups.
  */
-export async function applyPaymentEvent(deps: Deps, received: ReceivedEvent, payload: unknown): Promise<Outcome> {
-  if (isCompleted(received)) return (await applyCompletedEvents(deps, [{ received, payload }]))[0]!;
+async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unknown): Promise<Outcome> {
   return deps.db.transaction(async (tx) => {
     const inserted = await tx
       .insert(paymentEvents)
@@ -91,7 +91,7 @@ export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, max
   };
   return {
     apply(received: ReceivedEvent, payload: unknown): Promise<Outcome> {
-      if (!isCompleted(received)) return applyPaymentEvent(deps, received, payload);
+      if (!isCompleted(received)) return applyOtherEvent(deps, received, payload);
       return new Promise((resolve, reject) => {
         waiting.push({ item: { received, payload }, resolve, reject });
         if (!scheduled) {
@@ -133,7 +133,7 @@ type Effects = {
  * group or stored before, is a duplicate), their orders locked in one query, each checked against
  * what was sold, then every effect in one statement.
  */
-export async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outcome[]> {
+async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outcome[]> {
   const firstIndex = new Map<string, number>();
   group.forEach(({ received }, i) => {
     if (!firstIndex.has(received.eventId)) firstIndex.set(received.eventId, i);
@@ -260,7 +260,7 @@ function decide(
   }
   effects.mails.push(
     orderConfirmationMail(
-      { publicUrl: config.publicUrl, supportEmail: config.supportEmail },
+      config,
       { name: order.buyer_name, email: order.buyer_email },
       { publicId: order.public_id, items, totalCents: order.total_cents },
     ),

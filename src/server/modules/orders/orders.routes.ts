@@ -10,6 +10,7 @@ import { requireUser } from '../../http/session.ts';
 import { EventFormatError, readPaddleEvent } from '../../integrations/payments/events.ts';
 import { SANDBOX_CARDS, sandboxTransactionCompleted } from '../../integrations/payments/sandbox.ts';
 import { signPaddleBody, verifyPaddleSignature } from '../../integrations/payments/signature.ts';
+import { escapeHtml } from '../../lib/escape.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { createPaymentEventQueue } from './fulfilment.service.ts';
 import { priceCart } from './orders.service.ts';
@@ -53,9 +54,6 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
     return { ok: true, outcome };
   });
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The built-in sandbox checkout: the page inside the inline frame (marked as a test payment),

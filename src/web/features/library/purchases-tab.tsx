@@ -1,16 +1,9 @@
 import { Link } from 'react-router';
+import { longDate } from '../../../common/dates.ts';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import { Icon } from '../../components/icon.tsx';
 import { appUrl } from '../../lib/initial-data.ts';
 import { usePurchases } from './library-api.ts';
-
-const releaseDate = (day: string) =>
-  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 
 function Purchase({ item }: { item: PurchaseItem }) {
   const titleId = `purchase-${item.id}-title`;
@@ -25,7 +18,7 @@ function Purchase({ item }: { item: PurchaseItem }) {
         {item.version && (
           <p className="purchase-version small text-body-secondary" data-testid="purchase-version">
             Version {item.version}
-            {item.released_on && <> · released {releaseDate(item.released_on)}</>}
+            {item.released_on && <> · released {longDate(item.released_on)}</>}
             {item.updated && <> · new since your last download</>}
           </p>
         )}

@@ -1,0 +1,1 @@
+CREATE INDEX "entitlements_active_kit_idx" ON "entitlements" USING btree ("kit_id") WHERE "entitlements"."revoked_at" IS NULL;
