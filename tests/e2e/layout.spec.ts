@@ -144,6 +144,7 @@ test('no screen scrolls sideways', async ({ page, request }) => {
     '/register',
     '/about',
     '/contact',
+    '/support',
     '/blog',
     '/privacy-policy',
     '/terms-and-conditions',

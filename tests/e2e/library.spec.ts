@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createAccount, expect, grantKits, test } from './fixtures.ts';
+import { createAccount, expect, grantKits, loadCatalog, readDataLayer, test } from './fixtures.ts';
 
 test.describe('what a buyer does with a purchase', () => {
   test('downloads the archive (bytes match the recorded SHA-256), reads the setup guide and the licence', async ({
@@ -40,6 +40,14 @@ test.describe('what a buyer does with a purchase', () => {
     await guide.getByRole('link', { name: 'How to Modify' }).click();
     await expect(page.locator('#how-to-modify')).toBeInViewport();
     await guide.getByRole('link', { name: 'Licence Agreement' }).click();
+    // Moving through the guide is one visit of the page: one page_view, not one per section.
+    const guideViews = (await readDataLayer(page)).filter(
+      (e) =>
+        e[0] === 'event' &&
+        e[1] === 'page_view' &&
+        (e[2] as { page_path?: string })?.page_path === `/user-panel/item/${kit.sef_id}`,
+    );
+    expect(guideViews).toHaveLength(1);
     await page.getByRole('button', { name: 'View Full Licence' }).click();
     const dialog = page.getByRole('dialog', { name: 'Licence Agreement' });
     await expect(dialog).toContainText(/original purchaser/i);
@@ -61,8 +69,14 @@ test.describe('what a buyer does with a purchase', () => {
     test.use({ allowedConsoleErrors: [/status of 40[13]/] });
     test("someone else's kit guide sends the visitor home", async ({ page, signIn, request }) => {
       await signIn('Not An Owner');
-      const kits = await (await request.post('api/products')).json();
-      await page.goto(`/user-panel/item/${kits[0].sef_id}`);
+      const { kits } = await loadCatalog(request);
+      await page.goto(`/user-panel/item/${kits[0]!.sef_id}`);
+      await expect(page).toHaveURL(/\/$/);
+    });
+
+    test('a guide asked for while signed out sends the visitor home', async ({ page, request }) => {
+      const { kits } = await loadCatalog(request);
+      await page.goto(`/user-panel/item/${kits[0]!.sef_id}`);
       await expect(page).toHaveURL(/\/$/);
     });
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTACT_TOPICS } from '../constants.ts';
+import { CONTACT_TOPICS, FIELD_LIMITS } from '../constants.ts';
 import { EmailField as email, NameField } from './fields.ts';
 
 export { CONTACT_TOPICS };
@@ -13,7 +13,7 @@ export const ContactSchema = z.object({
     .string({ error: 'Message is required.' })
     .trim()
     .min(1, 'Message is required.')
-    .max(5000, 'Message is too long (5000 characters at most).'),
+    .max(FIELD_LIMITS.message, `Message is too long (${FIELD_LIMITS.message} characters at most).`),
 });
 
 export const SubscribeSchema = z.object({ email });

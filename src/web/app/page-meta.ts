@@ -2,20 +2,21 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { trackPageView } from './analytics.ts';
 
-let lastTrackedKey: string | null = null;
+let tracked: { key: string; page: string } | null = null;
 
 /**
  * Sets the screen's title and, once the title is known, sends one page_view for this visit of the
- * route (a product page knows its title only after its kit has loaded).
+ * route (a product page knows its title only after its kit has loaded). Moving to a #section of
+ * the same page is not another page view.
  */
 export function usePageTitle(title: string | undefined): void {
   const location = useLocation();
   useEffect(() => {
     if (!title) return;
     document.title = title;
-    if (lastTrackedKey !== location.key) {
-      lastTrackedKey = location.key;
-      trackPageView(location.pathname, title);
-    }
-  }, [title, location.key, location.pathname]);
+    if (tracked?.key === location.key) return;
+    const page = location.pathname + location.search;
+    if (tracked?.page !== page) trackPageView(location.pathname, title);
+    tracked = { key: location.key, page };
+  }, [title, location.key, location.pathname, location.search]);
 }

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
 import { users } from '../../db/schema/accounts.ts';
 import { kits } from '../../db/schema/catalog.ts';
-import { downloads, entitlements, kitVersions } from '../../db/schema/library.ts';
+import { downloads, entitlements } from '../../db/schema/library.ts';
 
 /**
  * The kits a user owns (not refunded), oldest purchase first, each with the version they can

@@ -3,8 +3,9 @@ import { Link } from 'react-router';
 import { FOOTER_YEAR } from '../../../common/constants.ts';
 import { SITE_NAME } from '../../../common/site.ts';
 import { Icon } from '../../components/icon.tsx';
+import { SupportEmail } from '../../components/support-email.tsx';
 import { apiPost } from '../../lib/api.ts';
-import { appUrl, clientConfig } from '../../lib/initial-data.ts';
+import { appUrl } from '../../lib/initial-data.ts';
 import { useToast } from '../toasts.tsx';
 
 const SOCIAL = [
@@ -54,7 +55,6 @@ function Newsletter() {
 }
 
 export function Footer() {
-  const email = clientConfig.supportEmail;
   return (
     <footer className="site-footer">
       <div className="container">
@@ -66,9 +66,7 @@ export function Footer() {
               kit.
             </p>
             <p>
-              <a href={`mailto:${email}`} className="footer-email">
-                <Icon name="mail" size={18} /> {email}
-              </a>
+              <SupportEmail className="footer-email" iconSize={18} />
             </p>
             <ul className="social list-unstyled d-flex gap-2">
               {SOCIAL.map((s) => (

@@ -43,7 +43,7 @@ const FAQ = [
   },
   {
     q: 'Can I use a kit for client work?',
-    a: 'Yes. The licence covers unlimited personal, commercial and client projects, and you may sell the finished products you build. Redistributing the kit itself, as a kit or template, is not allowed.',
+    a: 'Yes. The licence covers unlimited personal, commercial or client projects, and you may sell the finished products you build. Redistributing the kit itself, as a kit or template, is not allowed.',
   },
   {
     q: 'Do I pay for updates?',

@@ -8,11 +8,12 @@ import { usePageTitle } from '../../app/page-meta.ts';
 import { type CurrentUser, setCurrentUser, useCurrentUser } from '../../app/session.ts';
 import { useToast } from '../../app/toasts.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { SupportEmail } from '../../components/support-email.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { type CartLine, cartProductIds, fetchPricedCart, type PricedCart } from '../../lib/cart/priced-cart.ts';
 import { checkoutLinePrice, checkoutTotal, paymentItems, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
-import { appUrl, clientConfig } from '../../lib/initial-data.ts';
+import { appUrl } from '../../lib/initial-data.ts';
 import { clearReturnPathIfAt, setReturnPath } from '../../lib/return-path.ts';
 import { type OrderSnapshot, purchaseEventParams, readSnapshot, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
 import { openPaymentFrame } from './payments/index.ts';
@@ -150,7 +151,6 @@ function EmptyOrder() {
 
 /** After paying: the thank-you screen (the purchase event and the emptied cart happen in the page). */
 function ThankYou() {
-  const email = clientConfig.supportEmail;
   return (
     <div className="card checkout-card checkout-success text-center" data-testid="checkout-success">
       <div className="card-body">
@@ -161,8 +161,7 @@ function ThankYou() {
         <p>A confirmation email is on its way to your inbox.</p>
         <p>Your purchases will appear in the User Panel within a few minutes, ready to download.</p>
         <p className="text-body-secondary">
-          No email after a few minutes? Please check your spam folder or contact our support at{' '}
-          <a href={`mailto:${email}`}>{email}</a>.
+          No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
         </p>
         <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
           <Link to="/user-panel" className="btn btn-primary">

@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { SCREEN_TITLES } from '../../../common/site.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
 import { Icon } from '../../components/icon.tsx';
-import { LegalLayout, type PageSection, SupportEmail } from './legal-layout.tsx';
+import { SupportEmail } from '../../components/support-email.tsx';
+import { LegalLayout, type PageSection } from './legal-layout.tsx';
 
 export const ABOUT_TITLE = SCREEN_TITLES['/about']!;
 
@@ -139,7 +140,7 @@ const SECTIONS: PageSection[] = [
         <p>When you buy a kit you get a licence that is simple on purpose:</p>
         <ul>
           <li>It belongs to the original purchaser only.</li>
-          <li>You may use the kit in an unlimited number of personal, commercial and client projects.</li>
+          <li>You may use the kit in an unlimited number of personal, commercial or client projects.</li>
           <li>You may sell the finished products you build with it.</li>
           <li>
             You may not redistribute, resell or share the kit itself, in original or modified form, for example as a

@@ -1,20 +1,11 @@
 import './legal-layout.scss';
 import { type ReactNode, useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { clientConfig } from '../../lib/initial-data.ts';
+import { LEGAL_EFFECTIVE_DATE } from '../../../common/constants.ts';
 import { useCurrentSection } from '../../lib/use-current-section.ts';
-
-/** The date every legal page states (spec, section 9). */
-export const EFFECTIVE_DATE = '1 July 2025';
 
 /** One part of a static page: its heading becomes an h2 and an entry in the table of contents. */
 export type PageSection = { id: string; title: string; content: ReactNode };
-
-/** The shop's support address as a mailto link (from the server's configuration, never hard-coded). */
-export function SupportEmail() {
-  const email = clientConfig.supportEmail;
-  return <a href={`mailto:${email}`}>{email}</a>;
-}
 
 /** A page opened at `#section` shows that section once its content is there. */
 function useScrollToHash() {
@@ -61,7 +52,7 @@ export function LegalLayout({
         <div className="container">
           <p className="eyebrow">{eyebrow}</p>
           <h1 className="static-title">{title}</h1>
-          {effectiveDate && <p className="static-effective">{`Effective Date: ${EFFECTIVE_DATE}`}</p>}
+          {effectiveDate && <p className="static-effective">{`Effective Date: ${LEGAL_EFFECTIVE_DATE}`}</p>}
           {lead && <div className="static-lead">{lead}</div>}
         </div>
       </header>

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { SCREEN_TITLES } from '../../../common/site.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
-import { LegalLayout, type PageSection, SupportEmail } from './legal-layout.tsx';
+import { SupportEmail } from '../../components/support-email.tsx';
+import { LegalLayout, type PageSection } from './legal-layout.tsx';
 
 export const REFUND_TITLE = SCREEN_TITLES['/refund-policy']!;
 

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { SCREEN_TITLES } from '../../../common/site.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
-import { LegalLayout, type PageSection, SupportEmail } from './legal-layout.tsx';
+import { SupportEmail } from '../../components/support-email.tsx';
+import { LegalLayout, type PageSection } from './legal-layout.tsx';
 
 export const TERMS_TITLE = SCREEN_TITLES['/terms-and-conditions']!;
 
@@ -66,7 +67,7 @@ const SECTIONS: PageSection[] = [
         </p>
         <ul>
           <li>The licence is for the original purchaser only.</li>
-          <li>You may use the kit in an unlimited number of personal, commercial and client projects.</li>
+          <li>You may use the kit in an unlimited number of personal, commercial or client projects.</li>
           <li>You may sell, or have your clients sell, the finished products you build with the kit.</li>
           <li>
             You may not redistribute, resell, sublicense or share the kit itself, in original or modified form,

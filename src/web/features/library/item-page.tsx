@@ -115,7 +115,7 @@ function LicenceSummary() {
           <Icon name="check" size={18} /> For the original purchaser only.
         </li>
         <li>
-          <Icon name="check" size={18} /> Unlimited personal, commercial and client projects.
+          <Icon name="check" size={18} /> Unlimited personal, commercial or client projects.
         </li>
         <li>
           <Icon name="check" size={18} /> The finished products you build with the kit may be sold.

@@ -14,8 +14,8 @@ export function LicencePage() {
       title="Licence Agreement"
       lead={
         <p>
-          The licence every Kitshop kit is sold under: one purchaser, unlimited personal, commercial and client
-          projects, and finished products you may sell. Only the kit itself may not be passed on.
+          The licence every Kitshop kit is sold under: one purchaser, unlimited personal, commercial or client projects,
+          and finished products you may sell. Only the kit itself may not be passed on.
         </p>
       }
       sections={LICENCE_SECTIONS}

@@ -1,24 +1,13 @@
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { clientConfig } from '../../lib/initial-data.ts';
-
-/** The date the licence states (spec, section 9: every legal text is effective from 1 July 2025). */
-export const LICENCE_EFFECTIVE_DATE = '1 July 2025';
-
-/** One part of the licence: a heading (h2 on the /licence page, h3 in the item page's dialog) and its text. */
-export type LicenceSection = { id: string; title: string; content: ReactNode };
-
-/** The shop's support address as a mailto link (from the server's configuration, never hard-coded). */
-function SupportEmail() {
-  const email = clientConfig.supportEmail;
-  return <a href={`mailto:${email}`}>{email}</a>;
-}
+import { LEGAL_EFFECTIVE_DATE } from '../../../common/constants.ts';
+import { SupportEmail } from '../../components/support-email.tsx';
+import type { PageSection } from '../content/legal-layout.tsx';
 
 /**
  * The full Kitshop Licence Agreement, in sections. The /licence page and the purchased item page's
  * "View Full Licence" dialog both render these, so the two can never disagree.
  */
-export const LICENCE_SECTIONS: LicenceSection[] = [
+export const LICENCE_SECTIONS: PageSection[] = [
   {
     id: 'parties',
     title: '1. Parties and definitions',
@@ -61,7 +50,7 @@ export const LICENCE_SECTIONS: LicenceSection[] = [
           licence to use, copy and modify the kit to build end products. Under this Licence you may:
         </p>
         <ul>
-          <li>use the kit in an unlimited number of personal, commercial and client projects;</li>
+          <li>use the kit in an unlimited number of personal, commercial or client projects;</li>
           <li>modify the kit in any way, combine it with other software and remove or replace any part of it;</li>
           <li>
             sell, license, distribute, host or give away your end products, or have your clients do so, provided an end
@@ -236,7 +225,7 @@ export function LicenceText({ headingLevel = 'h3' }: { headingLevel?: 'h2' | 'h3
   const Heading = headingLevel;
   return (
     <div className="licence-text">
-      <p className="licence-effective">{`Effective Date: ${LICENCE_EFFECTIVE_DATE}`}</p>
+      <p className="licence-effective">{`Effective Date: ${LEGAL_EFFECTIVE_DATE}`}</p>
       {LICENCE_SECTIONS.map((section) => (
         <section key={section.id}>
           <Heading>{section.title}</Heading>

@@ -1,9 +1,6 @@
 import type { ToastInput } from '../../app/toasts.tsx';
 
-export { CONTACT_TOPICS } from '../../../common/constants.ts';
-
-/** The server's limits on each field (the same schema), so the browser stops longer input first. */
-export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
+export { CONTACT_TOPICS, FIELD_LIMITS as CONTACT_LIMITS } from '../../../common/constants.ts';
 
 export type ContactMessage = { topic: string; name: string; email: string; message: string };
 

@@ -5,6 +5,7 @@ import { SCREEN_TITLES } from '../../../common/site.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
 import { useToast } from '../../app/toasts.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { SupportEmail } from '../../components/support-email.tsx';
 import { apiPost } from '../../lib/api.ts';
 import { clientConfig } from '../../lib/initial-data.ts';
 import {
@@ -164,7 +165,6 @@ export function ContactPage() {
   const { pathname } = useLocation();
   const support = /^\/support\/?$/.test(pathname);
   usePageTitle(support ? SUPPORT_TITLE : CONTACT_TITLE);
-  const email = clientConfig.supportEmail;
   return (
     <div className="contact-page">
       <header className="contact-hero">
@@ -193,9 +193,7 @@ export function ContactPage() {
             <div className="contact-box">
               <h2 className="h6">Prefer e-mail?</h2>
               <p>Write to us directly at</p>
-              <a href={`mailto:${email}`} className="contact-email">
-                <Icon name="mail" size={20} /> {email}
-              </a>
+              <SupportEmail className="contact-email" iconSize={20} />
             </div>
             <div className="contact-box">
               <h2 className="h6">What to expect</h2>
