@@ -11,6 +11,7 @@ import { createFileMailer, createSmtpMailer } from './integrations/mail/mailer.t
 import { startOutboxWorker } from './integrations/mail/outbox.ts';
 import { createGoogleSignIn } from './integrations/oidc/google.ts';
 import { openStorage } from './integrations/storage/storage.ts';
+import { logSerializers, withoutQueryValuesInMessage } from './lib/log.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
@@ -27,6 +28,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
   return pino(
     {
       level: config.logLevel,
+      serializers: logSerializers,
+      hooks: { logMethod: withoutQueryValuesInMessage },
       redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
       ...(pretty
         ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
