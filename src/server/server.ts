@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
@@ -11,25 +11,32 @@ import { createFileMailer, createSmtpMailer } from './integrations/mail/mailer.t
 import { startOutboxWorker } from './integrations/mail/outbox.ts';
 import { createGoogleSignIn } from './integrations/oidc/google.ts';
 import { openStorage } from './integrations/storage/storage.ts';
+import { logSerializers, withoutQueryValuesInMessage } from './lib/log.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
 
-export function createLogger(config: Config): Logger {
+/** The server's logger; `destination` (default stdout) lets tests read what would be logged. */
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
   let pretty = false;
-  if (process.stdout.isTTY) {
+  if (!destination && process.stdout.isTTY) {
     try {
       import.meta.resolve('pino-pretty');
       pretty = true;
     } catch {}
   }
-  return pino({
-    level: config.logLevel,
-    redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
-    ...(pretty
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
-      : {}),
-  });
+  return pino(
+    {
+      level: config.logLevel,
+      serializers: logSerializers,
+      hooks: { logMethod: withoutQueryValuesInMessage },
+      redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+      ...(pretty
+        ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+        : {}),
+    },
+    destination,
+  );
 }
 
 /** index.html uses relative asset URLs (one build, any base path): point them at the base path. */

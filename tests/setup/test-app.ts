@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
@@ -78,7 +78,13 @@ const silent = { info: () => {}, warn: () => {} };
 /** buildApp() on its own database and data folder, with the fixture catalog imported. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { catalogDir?: string; routes?: (app: FastifyInstance) => void; google?: GoogleSignIn } = {},
+  options: {
+    catalogDir?: string;
+    routes?: (app: FastifyInstance) => void;
+    google?: GoogleSignIn;
+    /** The app's logger (default: none), e.g. createLogger's into a captured stream. */
+    logger?: FastifyBaseLogger;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-data-'));
@@ -94,6 +100,7 @@ export async function createTestApp(
     template: () => TEST_TEMPLATE,
     cookieSecret: 'test-secret-test-secret-test-secret',
     google: options.google,
+    logger: options.logger,
     posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });
   const mails: OutgoingMail[] = [];

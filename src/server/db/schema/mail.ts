@@ -4,6 +4,8 @@ import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle
 /**
  * The durable mail outbox: a mail is a row written in the same transaction as the change that
  * causes it, and delivered (and retried with backoff) by whichever instance claims it first.
+ * Once sent, a row keeps its recipient, subject and status; text, html, headers and link are
+ * cleared, as they carry tokens.
  */
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -14,7 +16,7 @@ export const mailOutbox = pgTable(
     text: text('text').notNull(),
     html: text('html').notNull(),
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
-    /** The link the mail carries, printed in the log when mail goes to files. */
+    /** The link the mail carries, printed in the log when mail goes to files (never for SMTP). */
     link: text('link'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),

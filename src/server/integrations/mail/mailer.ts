@@ -14,6 +14,11 @@ export type OutgoingMail = {
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
   close(): void;
+  /**
+   * True when mail stays on this machine (files): only then is a mail's link printed in the log,
+   * so a local sign-up can be completed. Links of mail that really goes out carry live tokens.
+   */
+  local?: boolean;
 }
 
 /** SMTP through nodemailer (`SMTP_URL`, e.g. smtp://user:pass@host:587). */
@@ -38,5 +43,6 @@ export function createFileMailer(dir: string, from: string): Mailer {
       await fs.writeFile(path.join(dir, name), info.message as Buffer);
     },
     close: () => transport.close(),
+    local: true,
   };
 }

@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../../tests/setup/client.ts';
+import { captureLog } from '../../../../tests/setup/log.ts';
 import { decodeQuotedPrintable, startSmtpServer } from '../../../../tests/setup/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import type { Database } from '../../db/open.ts';
-import { createSmtpMailer } from './mailer.ts';
-import { retryDelaySeconds, startOutboxWorker } from './outbox.ts';
+import { createLogger } from '../../server.ts';
+import { createFileMailer, createSmtpMailer } from './mailer.ts';
+import { deliverDueMail, retryDelaySeconds, startOutboxWorker } from './outbox.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,6 +51,60 @@ describe('mail outbox over real SMTP', () => {
     expect(body).toMatch(/http:\/\/shop\.test\/email\/verify\?token=[\w-]+&email=outage%40example\.com/);
     mailer.close();
     await smtp.stop();
+  });
+
+  it('keeps only the recipient, subject and status of a sent mail: its token is nowhere in the row', async () => {
+    await t.deliverMail();
+    const browser = await createClient(t.app);
+    await browser.post('/api/register', { name: 'Kept', email: 'kept@example.com', password: 'kept-in-the-box-1' });
+    await browser.post('/api/subscribe', { email: 'kept@example.com' });
+    expect(await t.deliverMail()).toBe(2);
+    const tokens = t.mails
+      .filter((mail) => mail.to === 'kept@example.com')
+      .map((mail) => /token=([\w-]+)/.exec(mail.text)![1]!);
+    expect(tokens).toHaveLength(2); // the activation token and the (never expiring) unsubscribe token
+    const { rows } = await t.pool.query(
+      `SELECT row_to_json(m)::text AS row, subject, sent_at IS NOT NULL AS sent FROM mail_outbox m
+       WHERE "to" = 'kept@example.com' ORDER BY id`,
+    );
+    expect(rows.map((r) => [r.subject, r.sent])).toEqual([
+      ['Activate your Kitshop account', true],
+      ['Welcome to the Kitshop newsletter', true],
+    ]);
+    for (const row of rows) for (const token of tokens) expect(row.row).not.toContain(token);
+  });
+
+  it("logs a mail's link only when mail goes to files, never when it goes out by SMTP", async () => {
+    await t.deliverMail();
+    const log = captureLog();
+    const logger = createLogger({ logLevel: 'info' }, log.stream);
+    const smtp = await startSmtpServer();
+    const smtpMailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-mail-'));
+    try {
+      const browser = await createClient(t.app);
+      await browser.post('/api/register', {
+        name: 'Smtp',
+        email: 'by-smtp@example.com',
+        password: 'goes-out-by-smtp-1',
+      });
+      expect(await deliverDueMail(t.db, smtpMailer, logger)).toBe(1);
+      const sent = /token=([\w-]+)/.exec(decodeQuotedPrintable(smtp.received[0]!.raw))![1]!;
+      expect(log.text()).not.toContain(sent);
+
+      // The local file mailer does print it: the README promises a local sign-up can be completed.
+      await browser.post('/api/register', { name: 'File', email: 'to-file@example.com', password: 'goes-to-a-file-1' });
+      expect(await deliverDueMail(t.db, createFileMailer(dir, 'Kitshop <no-reply@kitshop.dev>'), logger)).toBe(1);
+      expect(log.lines().map((line) => line.msg)).toContainEqual(
+        expect.stringMatching(
+          /^mail "Activate your Kitshop account" to to-file@example.com: http:\/\/shop\.test\/email\/verify\?token=/,
+        ),
+      );
+    } finally {
+      smtpMailer.close();
+      await smtp.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('backs off from 5 seconds up to 10 minutes', () => {

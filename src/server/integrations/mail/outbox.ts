@@ -58,7 +58,7 @@ export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, bat
       try {
         await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html, headers: row.headers });
         sent.push(row.id);
-        if (row.link) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
+        if (row.link && mailer.local) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
       } catch (error) {
         // The transport is failing: this row and the rest of the batch wait for their next attempt.
         for (const failed of rows.slice(rows.indexOf(row))) {
@@ -73,8 +73,11 @@ export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, bat
       }
     }
     if (sent.length > 0) {
+      // A sent row keeps recipient, subject and status only: bodies, headers (List-Unsubscribe)
+      // and link carry single-use and unsubscribe tokens that must not outlive the delivery.
       await tx.execute(
-        sql`UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id IN ${sql.raw(`(${sent.join(',')})`)}`,
+        sql`UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL,
+            text = '', html = '', headers = '{}', link = NULL WHERE id IN ${sql.raw(`(${sent.join(',')})`)}`,
       );
     }
     return sent.length;

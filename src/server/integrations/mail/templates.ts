@@ -107,6 +107,15 @@ export function orderConfirmationMail(
   );
 }
 
+/**
+ * An address header's value with the name as an RFC 5322 quoted string, so that a name like
+ * `attacker@evil.example,` stays a name and never becomes a second address. nodemailer parses the
+ * value with its addressparser (which reads the quoting) and encodes the name again, as MIME words
+ * when it is not ASCII.
+ */
+const quotedAddress = (name: string, address: string) =>
+  `"${name.replace(/[\r\n]+/g, ' ').replace(/(["\\])/g, '\\$1')}" <${address}>`;
+
 /** A contact message, to the shop's support address; replying answers the sender. */
 export function contactMail(
   ctx: MailContext,
@@ -126,7 +135,7 @@ export function contactMail(
     },
     ctx.supportEmail,
   );
-  return { ...mail, headers: { 'Reply-To': `${message.name.replace(/[\r\n"<>]/g, '')} <${message.email}>` } };
+  return { ...mail, headers: { 'Reply-To': quotedAddress(message.name, message.email) } };
 }
 
 /** The welcome mail of the newsletter, with one-click unsubscribe (RFC 8058). */

@@ -1,3 +1,4 @@
+import addressparser from 'nodemailer/lib/addressparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../../tests/setup/client.ts';
 import { decodeQuotedPrintable, startSmtpServer } from '../../../../tests/setup/smtp.ts';
@@ -42,6 +43,30 @@ describe('POST /api/contact', () => {
     expect(raw).toContain('The kit does not start.');
     mailer.close();
     await smtp.stop();
+  });
+
+  it("puts the sender's name into Reply-To only as a quoted name: a name cannot add an address", async () => {
+    await t.deliverMail();
+    const smtp = await startSmtpServer();
+    const mailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
+    const names = ['attacker@evil.example,', 'Mallory <attacker@evil.example>, "x\\', 'Jöns, attacker@evil.example'];
+    try {
+      for (const name of names) {
+        const res = await (await createClient(t.app)).post('/api/contact', { ...message, name });
+        expect(res.statusCode).toBe(200);
+      }
+      expect(await t.deliverMail(mailer)).toBe(names.length);
+      const replyTos = smtp.received.map((mail) => {
+        // The header with its folded continuation lines.
+        const header = /^Reply-To:(.*(?:\r\n[ \t].*)*)/im.exec(mail.raw.split('\r\n\r\n')[0]!)![1]!;
+        return addressparser(header.replace(/\r\n/g, ''), { flatten: true });
+      });
+      expect(replyTos.map((list) => list.map((a) => a.address))).toEqual(names.map(() => ['linus@example.com']));
+      expect(replyTos.slice(0, 2).map((list) => list[0]!.name)).toEqual(names.slice(0, 2));
+    } finally {
+      mailer.close();
+      await smtp.stop();
+    }
   });
 
   it('accepts the variant without a topic', async () => {

@@ -1,0 +1,107 @@
+import { DrizzleQueryError } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import pg from 'pg';
+import pino from 'pino';
+
+/** Routes whose query string is a credential (a single-use token, an OAuth code) with an address. */
+const SECRET_QUERY_ROUTES = ['/email/verify', '/reset-password', '/newsletter/unsubscribe', '/google/callback'];
+
+/** A request URL fit for the log: a token route, or any query with a `...token` parameter, loses its query. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const path = url.slice(0, q);
+  const secret =
+    SECRET_QUERY_ROUTES.some((route) => path.endsWith(route) || path.endsWith(`${route}/`)) ||
+    /(?:^|&)[^=&]*token[^=&]*=/i.test(url.slice(q + 1));
+  return secret ? `${path}?[redacted]` : url;
+}
+
+/** Fastify's own request fields, with the URL redacted. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    version: request.headers?.['accept-version'],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/** An error of the same class with only the given own properties. */
+function copyError(error: Error, properties: Record<string, unknown>): Error {
+  const copy = Object.create(Object.getPrototypeOf(error)) as Error;
+  for (const [key, value] of Object.entries(properties)) {
+    if (value === undefined) continue;
+    const enumerable = !['message', 'stack', 'cause'].includes(key);
+    Object.defineProperty(copy, key, { value, enumerable, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+/** A stack with its first line (the message, which may hold values) replaced. */
+const restack = (stack: string | undefined, head: string) =>
+  [head, ...(stack ?? '').split('\n').filter((line) => /^\s+at /.test(line))].join('\n');
+
+/**
+ * PostgreSQL's error without the parts that quote data: `detail` ("Key (email)=(...) already
+ * exists"), `where`, and for data exceptions (class 22) the quoted input in the message.
+ */
+function databaseFields(error: pg.DatabaseError) {
+  const message = error.code?.startsWith('22')
+    ? error.message.replace(/".*"/s, '"…"').replace(/0x[0-9a-f]{2}(?: 0x[0-9a-f]{2})*/gi, '0x…')
+    : error.message;
+  const { code, severity, schema, table, column, dataType, constraint } = error;
+  return { message, code, severity, schema, table, column, dataType, constraint };
+}
+
+/**
+ * Errors as logged: a failed query keeps its statement and PostgreSQL's error, never its
+ * parameters (names, e-mails), which Drizzle puts into the message and a `params` field.
+ */
+function withoutValues(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 8) return error;
+  if (error instanceof DrizzleQueryError) {
+    const cause = error.cause instanceof pg.DatabaseError ? databaseFields(error.cause) : {};
+    const message = `Failed query: ${error.query}`;
+    return copyError(error, {
+      ...cause,
+      message,
+      stack: restack(error.stack, `DrizzleQueryError: ${message}`),
+      query: error.query,
+      cause: withoutValues(error.cause, depth + 1),
+    });
+  }
+  if (error instanceof pg.DatabaseError) {
+    const fields = databaseFields(error);
+    return copyError(error, { ...fields, stack: restack(error.stack, `${error.name}: ${fields.message}`) });
+  }
+  const cause = withoutValues(error.cause, depth + 1);
+  if (cause === error.cause) return error;
+  const copy = copyError(error, {});
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
+  copy.cause = cause;
+  return copy;
+}
+
+/** pino's serializers for the server's logger (Fastify's request log uses them too). */
+export const logSerializers = {
+  req: serializeRequest,
+  err: (error: unknown) => pino.stdSerializers.err(withoutValues(error) as Error),
+};
+
+/**
+ * pino's logMethod hook: `log.error(queryError)` and Fastify's `log.error({err}, err.message)`
+ * would make the failed query's message, parameters included, the log line's `msg`.
+ */
+export function withoutQueryValuesInMessage(this: pino.Logger, args: Parameters<pino.LogFn>, method: pino.LogFn): void {
+  const [first, message] = args as [unknown, unknown, ...unknown[]];
+  const error = first instanceof Error ? first : (first as { err?: unknown } | null)?.err;
+  if (error instanceof DrizzleQueryError && (message === undefined || message === error.message)) {
+    const object = first instanceof Error ? { err: first } : first;
+    method.apply(this, [object, `Failed query: ${error.query}`, ...args.slice(2)]);
+    return;
+  }
+  method.apply(this, args);
+}
