@@ -1,15 +1,62 @@
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import type { Pool } from 'pg';
 import { createAccount, expect, grantKits, readEmail, setGoogleClaims, test } from './fixtures.ts';
 
 const uniqueEmail = (tag: string) => `${tag}-${randomBytes(5).toString('hex')}@example.com`;
 const returnPath = (page: Page) => page.evaluate(() => window.localStorage.getItem('returnPath'));
 
-async function signInWithPassword(page: Page, email: string, password: string) {
-  await page.goto('/login');
+/** Another person's browser (own cookies), calling the API the way the web app does. */
+async function otherBrowser(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto('/');
+  const csrf = await page.evaluate(
+    () => JSON.parse(document.getElementById('initial-data')!.textContent!).csrf as string,
+  );
+  return {
+    post: (path: string, data: unknown) => context.request.post(path, { headers: { 'x-csrf-token': csrf }, data }),
+    close: () => context.close(),
+  };
+}
+
+/** An activation link for an address someone else signed up with, in their own browser. */
+async function someoneElsesActivationLink(browser: Browser, baseURL: string, name: string, email: string) {
+  const other = await otherBrowser(browser, baseURL);
+  expect((await other.post('api/register', { name, email, password: `${name}-own-secret-1` })).ok()).toBe(true);
+  await other.close();
+  return (await readEmail(email, { subject: /Activate/ })).links.find((l) => l.includes('/email/verify?'))!;
+}
+
+async function changePassword(page: Page, password: string) {
+  await page.getByLabel('New Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm New Password').fill(password);
+  await page.getByRole('button', { name: 'Change Password' }).click();
+}
+
+/** Signs in, then ages the session past the 15 minutes a password change allows, and tries one. */
+async function changePasswordLongAfterSignIn(
+  page: Page,
+  db: Pool,
+  user: { id: number; email: string; password: string },
+) {
+  await signInWithPassword(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/user-panel$/);
+  await db.query("UPDATE sessions SET created_at = now() - interval '20 minutes' WHERE user_id = $1", [user.id]);
+  await page.getByRole('tab', { name: 'Profile' }).click();
+  await changePassword(page, 'changed-too-late-1');
+}
+
+/** Fills and sends the sign-in form on the login page the browser is on. */
+async function submitSignIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+async function signInWithPassword(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await submitSignIn(page, email, password);
 }
 
 test.describe('accounts', () => {
@@ -87,9 +134,7 @@ test.describe('accounts', () => {
     await page.goto('/user-panel');
     await expect(page).toHaveURL(/\/login$/);
     expect(await returnPath(page)).toBe('user-panel');
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitSignIn(page, user.email, user.password);
     await expect(page).toHaveURL(/\/user-panel$/);
     expect(await returnPath(page)).toBeNull();
 
@@ -151,6 +196,48 @@ test.describe('accounts', () => {
     );
   });
 
+  test('an activation link opened while signed in verifies the address but keeps the visitor signed in as themself', async ({
+    page,
+    browser,
+    baseURL,
+    signIn,
+    db,
+  }) => {
+    // The attacker signs up with an address of their own and gets the victim to open the link.
+    const attackerEmail = uniqueEmail('mallory');
+    const link = await someoneElsesActivationLink(browser, baseURL!, 'mallory', attackerEmail);
+
+    await signIn('Victor Victim');
+    await page.goto(link);
+    await expect(page.getByTestId('verify-success')).toHaveText(
+      `${attackerEmail} is now verified. You are still signed in to your own account: to use the verified one, sign out and sign in with that address.`,
+    );
+    await expect(page).toHaveURL(/\/email\/verify\?/);
+    await expect(page.locator('header').getByRole('button', { name: 'Victor Victim' })).toBeVisible();
+    await page.goto('/user-panel');
+    await expect(page.locator('header').getByRole('button', { name: 'Victor Victim' })).toBeVisible();
+    const { rows } = await db.query('SELECT email_verified_at IS NOT NULL AS verified FROM users WHERE email = $1', [
+      attackerEmail,
+    ]);
+    expect(rows).toEqual([{ verified: true }]);
+  });
+
+  test('a password change long after signing in asks to sign in again, then works', async ({ page, db }) => {
+    const user = await createAccount(db, { name: 'Radia Perlman' });
+    await changePasswordLongAfterSignIn(page, db, user);
+    await expect(page.getByTestId('change-password-warning')).toHaveText(
+      'For your security, please sign in again to change your password.',
+    );
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await returnPath(page)).toBe('user-panel');
+    await submitSignIn(page, user.email, user.password);
+    await expect(page).toHaveURL(/\/user-panel$/);
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await changePassword(page, 'spanning-tree-1985');
+    await expect(page.locator('main .alert-success')).toHaveText('Password changed successfully.');
+  });
+
   test('sign up shows the required-fields message', async ({ page }) => {
     await page.goto('/register');
     await page.getByRole('button', { name: 'Sign Up' }).click();
@@ -191,6 +278,53 @@ test.describe
       await expect(page).toHaveURL(/\/user-panel$/);
       await expect(page.locator('header').getByRole('button', { name: 'Existing Person' })).toBeVisible();
     });
+
+    test('an address someone else signed up with and never verified passes to the Google sign-in; the sign-up password stops working', async ({
+      page,
+      browser,
+      baseURL,
+    }) => {
+      const victimEmail = uniqueEmail('victim');
+      const attacker = await otherBrowser(browser, baseURL!);
+      const password = 'attacker-chosen-secret';
+      expect((await attacker.post('api/register', { name: 'Attacker', email: victimEmail, password })).ok()).toBe(true);
+
+      setGoogleClaims({
+        sub: `google-${randomBytes(4).toString('hex')}`,
+        email: victimEmail,
+        email_verified: true,
+        name: 'Vera Victim',
+      });
+      await page.goto('/login');
+      await page.getByRole('link', { name: 'Sign in with Google' }).click();
+      await expect(page).toHaveURL(/\/user-panel$/);
+
+      const login = await attacker.post('api/login', { email: victimEmail, password, remember: false });
+      expect((await login.json()).message).toBe('These credentials do not match our records.');
+      expect(login.status()).toBe(422);
+      await attacker.close();
+      // The account is the victim's now, under the name Google gave.
+      await page.reload();
+      await expect(page.locator('header').getByRole('button', { name: 'Vera Victim' })).toBeVisible();
+    });
+
+    test('a Google account whose e-mail Google has not verified is sent back to sign in, with the reason', async ({
+      page,
+      db,
+    }) => {
+      const email = uniqueEmail('unverified');
+      setGoogleClaims({
+        sub: `google-${randomBytes(4).toString('hex')}`,
+        email,
+        email_verified: false,
+        name: 'Not Verified',
+      });
+      await page.goto('/register');
+      await page.getByRole('link', { name: 'Sign up with Google' }).click();
+      await expect(page).toHaveURL(/\/login\?google=unverified$/);
+      await expect(page.getByTestId('login-warning')).toContainText('Google has not verified the email address');
+      expect((await db.query('SELECT id FROM users WHERE email = $1', [email])).rows).toEqual([]);
+    });
   });
 
 test('account screens at both widths', async ({ page, snap, db }) => {
@@ -210,4 +344,24 @@ test('account screens at both widths', async ({ page, snap, db }) => {
   await snap('user-panel');
   await page.getByRole('tab', { name: 'Profile' }).click();
   await snap('user-panel-profile');
+});
+
+test.describe('security notices', () => {
+  test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
+
+  test('at both widths', async ({ page, snap, db, browser, baseURL, signIn }) => {
+    await page.goto('/login?google=unverified');
+    await expect(page.getByTestId('login-warning')).toBeVisible();
+    await snap('login-google-unverified');
+
+    const link = await someoneElsesActivationLink(browser, baseURL!, 'other', uniqueEmail('other'));
+    await signIn('Signed In');
+    await page.goto(link);
+    await expect(page.getByTestId('verify-success')).toBeVisible();
+    await snap('verify-email-other-account');
+
+    await changePasswordLongAfterSignIn(page, db, await createAccount(db, { name: 'Old Session' }));
+    await expect(page.getByRole('link', { name: 'Sign in again' })).toBeVisible();
+    await snap('user-panel-profile-sign-in-again');
+  });
 });

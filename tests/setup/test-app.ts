@@ -13,6 +13,7 @@ import type { Mailer, OutgoingMail } from '../../src/server/integrations/mail/ma
 import { deliverDueMail } from '../../src/server/integrations/mail/outbox.ts';
 import type { GoogleSignIn } from '../../src/server/integrations/oidc/google.ts';
 import { openStorage } from '../../src/server/integrations/storage/storage.ts';
+import { workBesideAnswersDone } from '../../src/server/modules/accounts/accounts.service.ts';
 import { importCatalog } from '../../src/server/modules/catalog/catalog.import.ts';
 import { type Catalog, createCatalog } from '../../src/server/modules/catalog/catalog.service.ts';
 import { loadBlog } from '../../src/server/modules/content/blog.service.ts';
@@ -116,7 +117,8 @@ export async function createTestApp(
     dataDir,
     mails,
     async deliverMail(mailer = capture) {
-      // Rounds until nothing due is left, as the worker does.
+      // Mails queued beside an answer (reset links) first, then rounds until nothing due is left.
+      await workBesideAnswersDone();
       let total = 0;
       for (;;) {
         const sent = await deliverDueMail(database.db, mailer, silent);

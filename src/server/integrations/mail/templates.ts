@@ -2,7 +2,9 @@ import { SITE_NAME } from '../../../common/site.ts';
 import { escapeHtml } from '../../lib/escape.ts';
 import type { OutgoingMail } from './mailer.ts';
 
-type Parts = { heading: string; paragraphs: string[]; action?: { label: string; url: string }; footer?: string };
+type Link = { label: string; url: string };
+/** `action` is the mail's button; `more` a second, plainer link below it. */
+type Parts = { heading: string; paragraphs: string[]; action?: Link; more?: Link; footer?: string };
 
 /** One mail layout: an HTML part (inline styles, as mail clients need) and a plain-text part. */
 function compose(to: string, subject: string, parts: Parts, supportEmail: string): OutgoingMail & { link?: string } {
@@ -11,13 +13,16 @@ function compose(to: string, subject: string, parts: Parts, supportEmail: string
     parts.heading,
     '',
     ...parts.paragraphs.flatMap((p) => [p, '']),
-    ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`, ''] : []),
+    ...[parts.action, parts.more].flatMap((link) => (link ? [`${link.label}: ${link.url}`, ''] : [])),
     '--',
     `${SITE_NAME} · ${footer}`,
   ].join('\n');
   const button = parts.action
     ? `<p style="margin:28px 0"><a href="${escapeHtml(parts.action.url)}" style="background:#4f46e5;color:#fff;text-decoration:none;padding:12px 22px;border-radius:8px;font-weight:600;display:inline-block">${escapeHtml(parts.action.label)}</a></p>
 <p style="color:#64748b;font-size:13px">If the button does not work, paste this link into your browser:<br><a href="${escapeHtml(parts.action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(parts.action.url)}</a></p>`
+    : '';
+  const more = parts.more
+    ? `<p style="line-height:1.6;margin:0 0 14px">${escapeHtml(parts.more.label)}: <a href="${escapeHtml(parts.more.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(parts.more.url)}</a></p>`
     : '';
   const html = `<!doctype html><html><body style="margin:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1e293b">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
@@ -26,6 +31,7 @@ function compose(to: string, subject: string, parts: Parts, supportEmail: string
 <h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(parts.heading)}</h1>
 ${parts.paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 14px">${escapeHtml(p)}</p>`).join('\n')}
 ${button}
+${more}
 <p style="color:#94a3b8;font-size:12px;margin-top:32px">${escapeHtml(footer)}</p></td></tr></table></td></tr></table></body></html>`;
   return { to, subject, text, html, link: parts.action?.url };
 }
@@ -79,6 +85,28 @@ export function passwordChangedMail(ctx: MailContext, to: { name: string; email:
         `If you did not do this, reset your password right away and write to ${ctx.supportEmail}.`,
       ],
       action: { label: 'Reset my password', url: `${ctx.publicUrl}/forgot-password` },
+    },
+    ctx.supportEmail,
+  );
+}
+
+/**
+ * Someone signed up with an address that has an account: the sign-up's answer does not say so
+ * (that would tell anyone which addresses have accounts), this mail tells the owner.
+ */
+export function signUpAttemptMail(ctx: MailContext, to: { name: string; email: string }) {
+  return compose(
+    to.email,
+    `Someone tried to sign up with your ${SITE_NAME} address`,
+    {
+      heading: 'You already have an account',
+      paragraphs: [
+        `Hi ${to.name}, someone just tried to create a new ${SITE_NAME} account with ${to.email}. This address already has an account, so no new one was made and your account is unchanged.`,
+        'If it was you, sign in to your account. Forgot your password? Choose a new one with the second link.',
+        'If it was not you, you can ignore this mail.',
+      ],
+      action: { label: 'Sign in', url: `${ctx.publicUrl}/login` },
+      more: { label: 'Reset my password', url: `${ctx.publicUrl}/forgot-password` },
     },
     ctx.supportEmail,
   );

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, grantKits } from '../../../../tests/factories/users.ts';
-import { createClient } from '../../../../tests/setup/client.ts';
+import { createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { hashSessionToken } from '../../http/session.ts';
 import { COMMON_PASSWORD_COUNT } from './passwords.ts';
 
 let t: TestApp;
@@ -15,6 +16,7 @@ const lastMailTo = (email: string) => [...t.mails].reverse().find((m) => m.to ==
 const queryOf = (link: string) => new URL(link).search;
 let n = 0;
 const uniqueEmail = () => `user${++n}-${Date.now()}@example.com`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe('register, verify, sign in', () => {
   it('registers, mails a single-use link that verifies and signs in, then signs in with the password', async () => {
@@ -62,6 +64,40 @@ describe('register, verify, sign in', () => {
     });
   });
 
+  it('verifies a link opened while signed in to another account without switching accounts', async () => {
+    // The attacker signs up with an address of their own and sends the victim the activation link.
+    const attacker = await createClient(t.app);
+    const attackerEmail = uniqueEmail();
+    await attacker.post('/api/register', { name: 'Mallory', email: attackerEmail, password: 'mallory-secret-99' });
+    await t.deliverMail();
+    const link = linkIn(lastMailTo(attackerEmail)!.text)!;
+    const { client: victim, user } = await signedInClient(t.app, t.pool, { name: 'Victim' });
+    const session = victim.jar.get('kitshop_session');
+
+    const res = await victim.post(`/email/verify${queryOf(link)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      user: {},
+      data: {
+        result: 'success',
+        message: `${attackerEmail} is now verified. You are still signed in to your own account: to use the verified one, sign out and sign in with that address.`,
+      },
+    });
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(victim.jar.get('kitshop_session')).toBe(session);
+    expect(await victim.user()).toEqual({ id: user.id, name: 'Victim' });
+    const { rows } = await t.pool.query(
+      'SELECT email_verified_at IS NOT NULL AS verified FROM users WHERE email = $1',
+      [attackerEmail],
+    );
+    expect(rows).toEqual([{ verified: true }]);
+    // The verified account's owner signs in with the password as usual.
+    const owner = await createClient(t.app);
+    expect((await owner.post('/api/login', { email: attackerEmail, password: 'mallory-secret-99' })).statusCode).toBe(
+      200,
+    );
+  });
+
   it('sends a fresh activation link to an unverified account at most once a minute', async () => {
     const user = await createUser(t.pool, { verified: false });
     const browser = await createClient(t.app);
@@ -88,15 +124,64 @@ describe('register, verify, sign in', () => {
     expect(await browser.user()).toEqual({});
   });
 
-  it('treats e-mail as unique without regard to case', async () => {
-    const user = await createUser(t.pool);
-    const res = await (await createClient(t.app)).post('/api/register', {
+  it('answers a sign-up with a registered address exactly as a new one, and mails the owner instead', async () => {
+    const owner = await createUser(t.pool, { name: 'Owner' });
+    const browser = await createClient(t.app, { ip: '10.0.2.1' });
+    const fresh = await browser.post('/api/register', {
       name: 'X',
-      email: user.email.toUpperCase(),
+      email: uniqueEmail(),
       password: 'another-long-secret',
     });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toMatch(/already exists/);
+    const taken = await browser.post('/api/register', {
+      name: 'X',
+      email: owner.email.toUpperCase(),
+      password: 'another-long-secret',
+    });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.statusCode).toBe(200);
+    expect(taken.body).toBe(fresh.body);
+    expect(taken.headers['content-type']).toBe(fresh.headers['content-type']);
+
+    expect(await t.deliverMail()).toBe(2);
+    const mail = lastMailTo(owner.email)!;
+    expect(mail.subject).toBe('Someone tried to sign up with your Kitshop address');
+    expect(mail.text).toContain('http://shop.test/login');
+    expect(mail.text).toContain('http://shop.test/forgot-password');
+    expect(mail.html).toContain('href="http://shop.test/forgot-password"');
+    const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM users WHERE lower(email) = lower($1)', [
+      owner.email,
+    ]);
+    expect(rows[0].n).toBe(1);
+    // The account is untouched: its own password still signs in, the new one does not.
+    const other = await createClient(t.app);
+    expect((await other.post('/api/login', { email: owner.email, password: 'another-long-secret' })).statusCode).toBe(
+      422,
+    );
+    expect((await other.post('/api/login', { email: owner.email, password: owner.password })).statusCode).toBe(200);
+  });
+
+  it('takes as long to answer a sign-up with a registered address as with a new one', async () => {
+    // Old code answered a registered address before hashing the password: 10x faster.
+    const owners = [];
+    for (let i = 0; i < 7; i++) owners.push(await createUser(t.pool));
+    const browser = await createClient(t.app, { ip: '10.0.2.2' });
+    const statuses: number[] = [];
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const res = await browser.post('/api/register', { name: 'T', email, password: 'timing-secret-123' });
+      statuses.push(res.statusCode);
+      return performance.now() - started;
+    };
+    const fresh: number[] = [];
+    const taken: number[] = [];
+    for (const owner of owners) {
+      fresh.push(await timed(uniqueEmail()));
+      taken.push(await timed(owner.email));
+    }
+    expect(median(taken)).toBeGreaterThan(median(fresh) * 0.5);
+    expect(median(fresh)).toBeGreaterThan(median(taken) * 0.5);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    await t.deliverMail();
   });
 
   it.each([
@@ -219,6 +304,38 @@ describe('forgot and reset password', () => {
     expect(lastMailTo(user.email)!.text).toContain('/reset-password?token=');
   });
 
+  it('answers as fast for a known address as for an unknown one: the link and its mail are made beside the answer', async () => {
+    // Make the work only a known address causes slow, so an answer that waits for it shows.
+    await t.pool.query(`CREATE FUNCTION slow_token() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$`);
+    await t.pool.query(
+      'CREATE TRIGGER slow_token BEFORE INSERT ON email_tokens FOR EACH ROW EXECUTE FUNCTION slow_token()',
+    );
+    try {
+      const browser = await createClient(t.app, { ip: '10.0.3.1' });
+      const timed = async (email: string) => {
+        const started = performance.now();
+        const res = await browser.post('/api/forgot-password', { email });
+        const elapsed = performance.now() - started;
+        expect(res.json()).toEqual({ message: 'A reset link has been sent.' });
+        await t.deliverMail(); // lets the work beside the answer finish before the next one
+        return elapsed;
+      };
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const user = await createUser(t.pool);
+        known.push(await timed(user.email));
+        unknown.push(await timed(uniqueEmail()));
+        expect(lastMailTo(user.email)!.subject).toMatch(/Reset your Kitshop password/);
+      }
+      expect(median(known)).toBeLessThan(median(unknown) + 150);
+    } finally {
+      await t.pool.query('DROP TRIGGER slow_token ON email_tokens');
+      await t.pool.query('DROP FUNCTION slow_token');
+    }
+  });
+
   it('resets with the newest link only, once, and ends every session', async () => {
     const user = await createUser(t.pool);
     const signedIn = await createClient(t.app);
@@ -307,6 +424,40 @@ describe('change password', () => {
       (await (await createClient(t.app)).post('/api/login', { email: user.email, password: 'new-secret-123' }))
         .statusCode,
     ).toBe(200);
+  });
+});
+
+describe('change password needs a recent sign-in', () => {
+  it('refuses a session signed in more than 15 minutes ago and changes nothing; a fresh sign-in may', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const elsewhere = await createClient(t.app);
+    await elsewhere.post('/api/login', { email: user.email, password: user.password });
+    const session = client.jar.get('kitshop_session')!;
+    await t.pool.query("UPDATE sessions SET created_at = now() - interval '16 minutes' WHERE token_hash = $1", [
+      hashSessionToken(session),
+    ]);
+    await t.deliverMail();
+    const stale = await client.post('/api/changePassword', {
+      password: 'stolen-session-pw1',
+      password_confirmation: 'stolen-session-pw1',
+    });
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json()).toEqual({ message: 'For your security, please sign in again to change your password.' });
+    expect(await t.deliverMail()).toBe(0);
+    expect(await client.user()).toEqual({ id: user.id, name: user.name }); // still signed in
+    expect(await elsewhere.user()).toEqual({ id: user.id, name: user.name });
+    const fresh = await createClient(t.app);
+    expect((await fresh.post('/api/login', { email: user.email, password: 'stolen-session-pw1' })).statusCode).toBe(
+      422,
+    );
+
+    expect((await client.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+    const ok = await client.post('/api/changePassword', {
+      password: 'fresh-session-pw12',
+      password_confirmation: 'fresh-session-pw12',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(await elsewhere.user()).toEqual({});
   });
 });
 

@@ -22,10 +22,13 @@ import {
   resetPassword,
   signInWithGoogle,
   verifyEmail,
+  workBesideAnswersDone,
 } from './accounts.service.ts';
 
 /** The account calls of SPEC.md's table. Routes parse and answer; the service decides. */
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps): void {
+  app.addHook('onClose', workBesideAnswersDone);
+
   app.post('/api/register', async (request) => {
     const input = parseInput(RegisterSchema, request.body);
     return { message: await register(deps, input, request.ip) };
@@ -46,15 +49,20 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
 
   app.post('/email/verify', async (request, reply) => {
     const query = VerifyEmailQuerySchema.safeParse(request.query);
-    const user = query.success ? await verifyEmail(deps, query.data.email, query.data.token) : undefined;
-    if (!user) return { user: {}, data: { result: 'failed', message: MESSAGES.verifyFailed } };
-    await reply.signIn(user.id, false);
-    return { user, data: { result: 'success', message: MESSAGES.verified } };
+    const current = await request.user();
+    const verified = query.success
+      ? await verifyEmail(deps, query.data.email, query.data.token, current?.id)
+      : undefined;
+    if (!verified) return { user: {}, data: { result: 'failed', message: MESSAGES.verifyFailed } };
+    // Without a user in the answer the page shows the message and keeps the visitor's session.
+    if (!verified.signIn) return { user: {}, data: { result: 'success', message: verified.message } };
+    await reply.signIn(verified.user.id, false);
+    return { user: verified.user, data: { result: 'success', message: verified.message } };
   });
 
   app.post('/api/forgot-password', async (request) => {
     const { email } = parseInput(ForgotPasswordSchema, request.body);
-    return { message: await requestPasswordReset(deps, email, request.ip) };
+    return { message: await requestPasswordReset(deps, email, request.ip, request.log) };
   });
 
   app.post('/api/reset-password', async (request) => {

@@ -9,31 +9,40 @@ import type {
 } from '../../../common/schemas/accounts.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
-import { emailTokens, users } from '../../db/schema/accounts.ts';
+import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RateLimiter } from '../../http/rate-limit.ts';
-import { endOtherSessions } from '../../http/session.ts';
+import { endOtherSessions, hashSessionToken } from '../../http/session.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
-import { passwordChangedMail, resetPasswordMail, verificationMail } from '../../integrations/mail/templates.ts';
+import {
+  passwordChangedMail,
+  resetPasswordMail,
+  signUpAttemptMail,
+  verificationMail,
+} from '../../integrations/mail/templates.ts';
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 
 const TOKEN_MINUTES = 60;
+/** How long after signing in a session may change the password. */
+const RECENT_SIGN_IN_MINUTES = 15;
 
 export const MESSAGES = {
   registered:
     'Registration successful! Please check your email and click the activation link to activate your account.',
-  emailTaken: 'An account with this email address already exists. Sign in, or reset your password if you forgot it.',
   badCredentials: 'These credentials do not match our records.',
   notVerified:
     'Your email address is not verified yet. We have sent you a new activation link; please check your inbox (and the spam folder).',
   notVerifiedRecent: 'Your email address is not verified yet. Please use the activation link we sent you a moment ago.',
   loggedIn: 'Login Successfull',
   verified: 'Your email address has been verified and you are now signed in.',
+  verifiedWhileSignedIn: (email: string) =>
+    `${email} is now verified. You are still signed in to your own account: to use the verified one, sign out and sign in with that address.`,
   verifyFailed: 'This activation link is invalid, was already used or has expired. Sign in to receive a new one.',
   resetSent: 'A reset link has been sent.',
   resetFailed: 'This reset link is invalid, was already used or has expired. Please request a new one.',
   passwordUpdated: 'Password updated. You can now log in.',
   passwordChanged: 'Password changed successfully.',
+  signInAgain: 'For your security, please sign in again to change your password.',
 } as const;
 
 export type AccountsDeps = { db: Database; config: Config; limiter: RateLimiter; mailQueued: () => void };
@@ -95,6 +104,11 @@ async function consumeToken(
   return row ? user : undefined;
 }
 
+/**
+ * Signs up. A registered address gets the very answer a new one gets, after the same password
+ * hash, so neither the answer nor its time tells whether the address has an account; its owner
+ * is mailed instead (someone tried to sign up with it).
+ */
 export async function register(
   deps: AccountsDeps,
   input: z.output<typeof RegisterSchema>,
@@ -108,18 +122,21 @@ export async function register(
     'sign-up attempts',
   );
   refuseCommonPassword(input.password);
-  if (await findUserByEmail(db, input.email)) throw new AppError('invalid_data', MESSAGES.emailTaken);
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
-    const inserted = await tx
+    // The insert itself tells a registered address (case-insensitive unique index) from a new one.
+    const [created] = await tx
       .insert(users)
       .values({ name: input.name, email: input.email, passwordHash })
       .onConflictDoNothing()
       .returning({ id: users.id });
-    const user = inserted[0];
-    if (!user) throw new AppError('invalid_data', MESSAGES.emailTaken);
-    const token = await issueToken(tx, user.id, 'verify');
-    await enqueueMail(tx, verificationMail(config, { name: input.name, email: input.email }, token));
+    if (created) {
+      const token = await issueToken(tx, created.id, 'verify');
+      await enqueueMail(tx, verificationMail(config, { name: input.name, email: input.email }, token));
+      return;
+    }
+    const owner = await findUserByEmail(tx, input.email);
+    if (owner) await enqueueMail(tx, signUpAttemptMail(config, owner));
   });
   deps.mailQueued();
   return MESSAGES.registered;
@@ -159,31 +176,67 @@ export async function authenticate(deps: AccountsDeps, input: z.output<typeof Lo
   return { id: user.id, name: user.name };
 }
 
-export async function verifyEmail(deps: AccountsDeps, email: string, token: string) {
-  return deps.db.transaction(async (tx) => {
+/**
+ * Consumes a verification link. The visitor is to be signed in as the account unless the browser
+ * is signed in to another one: a link opened there (perhaps an attacker's, for their own account)
+ * verifies the address but must not swap the visitor's session for that account (login CSRF).
+ */
+export async function verifyEmail(deps: AccountsDeps, email: string, token: string, signedInAs: number | undefined) {
+  const user = await deps.db.transaction(async (tx) => {
     const user = await consumeToken(tx, email, token, 'verify');
     if (!user) return undefined;
     await tx
       .update(users)
       .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
       .where(eq(users.id, user.id));
-    return { id: user.id, name: user.name };
+    return user;
   });
+  if (!user) return undefined;
+  const signIn = signedInAs === undefined || signedInAs === user.id;
+  return {
+    user: { id: user.id, name: user.name },
+    signIn,
+    message: signIn ? MESSAGES.verified : MESSAGES.verifiedWhileSignedIn(user.email),
+  };
 }
 
-/** Always the same answer, whether or not the address has an account. */
-export async function requestPasswordReset(deps: AccountsDeps, email: string, ip: string): Promise<string> {
+type Log = { error: (details: object, message: string) => void };
+
+/** Work an answer does not wait for; closing the app (and a test's mail delivery) waits for it. */
+const besideAnswers = new Set<Promise<void>>();
+
+export async function workBesideAnswersDone(): Promise<void> {
+  await Promise.all([...besideAnswers]);
+}
+
+function runBesideAnswer(work: () => Promise<void>, log: Log, failure: string): void {
+  const running: Promise<void> = work()
+    .catch((error: unknown) => log.error({ err: error }, failure))
+    .finally(() => besideAnswers.delete(running));
+  besideAnswers.add(running);
+}
+
+/**
+ * Always the same answer, in the same time, whether or not the address has an account: the
+ * answer waits only for the rate limits; the lookup, the link and its mail run beside it.
+ */
+export async function requestPasswordReset(deps: AccountsDeps, email: string, ip: string, log: Log): Promise<string> {
   const { db, config, limiter } = deps;
   await limiter.consume(`forgot:ip:${ip}`, config.limits.forgotPerIp, 'reset requests');
   await limiter.consume(`forgot:email:${normaliseEmail(email)}`, config.limits.forgotPerEmail, 'reset requests');
-  const user = await findUserByEmail(db, email);
-  if (user) {
-    await db.transaction(async (tx) => {
-      const token = await issueToken(tx, user.id, 'reset');
-      await enqueueMail(tx, resetPasswordMail(config, user, token));
-    });
-    deps.mailQueued();
-  }
+  runBesideAnswer(
+    async () => {
+      const user = await findUserByEmail(db, email);
+      if (!user) return;
+      await db.transaction(async (tx) => {
+        const token = await issueToken(tx, user.id, 'reset');
+        await enqueueMail(tx, resetPasswordMail(config, user, token));
+      });
+      deps.mailQueued();
+    },
+    log,
+    'password reset link not queued',
+  );
   return MESSAGES.resetSent;
 }
 
@@ -208,12 +261,30 @@ export async function resetPassword(deps: AccountsDeps, input: z.output<typeof R
   return MESSAGES.passwordUpdated;
 }
 
+/**
+ * The spec's form asks no current password, so a recent sign-in stands in for it: a session
+ * left open (or taken) hours ago cannot change the password; a fresh sign-in can.
+ */
 export async function changePassword(
   deps: AccountsDeps,
   userId: number,
   input: z.output<typeof ChangePasswordSchema>,
   currentSessionToken: string | undefined,
 ): Promise<string> {
+  const [recent] = currentSessionToken
+    ? await deps.db
+        .select({ userId: sessions.userId })
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.tokenHash, hashSessionToken(currentSessionToken)),
+            eq(sessions.userId, userId),
+            gt(sessions.createdAt, sql`now() - make_interval(mins => ${RECENT_SIGN_IN_MINUTES})`),
+          ),
+        )
+        .limit(1)
+    : [];
+  if (!recent) throw new AppError('forbidden', MESSAGES.signInAgain);
   refuseCommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   await deps.db.transaction(async (tx) => {
@@ -237,8 +308,9 @@ async function voidResetTokens(tx: Pick<Database, 'update'>, userId: number) {
 export type GoogleOutcome = { user: { id: number; name: string } } | { refused: 'unverified' };
 
 /**
- * A Google identity becomes a user: found by its `sub`; else linked to the account with the same
- * e-mail only when Google says that e-mail is verified; else a new account.
+ * A Google identity becomes a user: found by its `sub`; else, when Google vouches for the e-mail,
+ * the account with that e-mail (see below) or a new account. An e-mail Google has not verified
+ * never creates or joins an account: anyone can put any address on a Google account.
  */
 export async function signInWithGoogle(
   deps: AccountsDeps,
@@ -247,23 +319,43 @@ export async function signInWithGoogle(
   return deps.db.transaction(async (tx) => {
     const [known] = await tx.select().from(users).where(eq(users.googleSub, identity.sub)).limit(1);
     if (known) return { user: { id: known.id, name: known.name } };
-    if (!identity.email) return { refused: 'unverified' as const };
+    if (!identity.email || !identity.emailVerified) return { refused: 'unverified' as const };
+    const googleName = identity.name?.trim();
     const existing = await findUserByEmail(tx, identity.email);
-    if (existing) {
-      if (!identity.emailVerified) return { refused: 'unverified' as const };
-      await tx
-        .update(users)
-        .set({ googleSub: identity.sub, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-        .where(eq(users.id, existing.id));
+    if (existing?.emailVerifiedAt) {
+      // Its owner proved the address before: the Google identity joins the account as it is.
+      await tx.update(users).set({ googleSub: identity.sub }).where(eq(users.id, existing.id));
       return { user: { id: existing.id, name: existing.name } };
+    }
+    if (existing) {
+      // Nobody ever proved this address, and Google just did: whoever signed up with it may not
+      // own it. The account passes to the Google identity as a reset link would pass it on: the
+      // unproven password, every session and every open link end, so nothing the sign-up set
+      // keeps working.
+      const [taken] = await tx
+        .update(users)
+        .set({
+          googleSub: identity.sub,
+          passwordHash: null,
+          emailVerifiedAt: sql`now()`,
+          ...(googleName ? { name: googleName } : {}),
+        })
+        .where(eq(users.id, existing.id))
+        .returning({ id: users.id, name: users.name });
+      await endOtherSessions(tx, existing.id);
+      await tx
+        .update(emailTokens)
+        .set({ usedAt: sql`now()` })
+        .where(and(eq(emailTokens.userId, existing.id), isNull(emailTokens.usedAt)));
+      return { user: taken! };
     }
     const [created] = await tx
       .insert(users)
       .values({
-        name: identity.name?.trim() || identity.email.split('@')[0]!,
+        name: googleName || identity.email.split('@')[0]!,
         email: identity.email,
         googleSub: identity.sub,
-        emailVerifiedAt: identity.emailVerified ? sql`now()` : null,
+        emailVerifiedAt: sql`now()`,
       })
       .returning({ id: users.id, name: users.name });
     return { user: created! };

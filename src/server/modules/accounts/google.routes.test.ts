@@ -79,6 +79,81 @@ describe('Google sign-in', () => {
     expect(await linked.browser.user()).toEqual({ id: existing.id, name: 'Existing' });
   });
 
+  it('never creates an account from an e-mail Google has not verified', async () => {
+    const { browser, done } = await signInWithGoogle({
+      sub: 'g-unverified-new',
+      email: 'unverified.new@gmail.test',
+      email_verified: false,
+      name: 'Not Verified',
+    });
+    expect(done.headers.location).toBe('/login?google=unverified');
+    expect(await browser.user()).toEqual({});
+    const { rows } = await t.pool.query("SELECT id FROM users WHERE email = 'unverified.new@gmail.test'");
+    expect(rows).toEqual([]);
+    const noEmail = await signInWithGoogle({ sub: 'g-no-email', email_verified: true });
+    expect(noEmail.done.headers.location).toBe('/login?google=unverified');
+  });
+
+  it('takes over an account whose address was never verified: its password, sessions and links stop working', async () => {
+    // The attacker signs up with the victim's address and a password of their own, and never verifies.
+    const attacker = await createClient(t.app, { ip: '10.9.0.1' });
+    const victimEmail = 'victim@gmail.test';
+    const registered = await attacker.post('/api/register', {
+      name: 'Attacker',
+      email: victimEmail,
+      password: 'attacker-chosen-secret',
+    });
+    expect(registered.statusCode).toBe(200);
+    const {
+      rows: [account],
+    } = await t.pool.query('SELECT id FROM users WHERE email = $1', [victimEmail]);
+    // A session and a reset link the account might hold from before (sessions of an unverified
+    // account came from the old Google sign-in that trusted unverified addresses).
+    await t.pool.query(
+      "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('stale-session-hash', $1, now() + interval '1 hour')",
+      [account.id],
+    );
+    await t.pool.query(
+      "INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at) VALUES ($1, 'reset', 'stale-reset-hash', now() + interval '1 hour')",
+      [account.id],
+    );
+
+    const victim = await signInWithGoogle(
+      { sub: 'g-victim', email: victimEmail, email_verified: true, name: 'Real Victim' },
+      '',
+    );
+    expect(victim.done.headers.location).toBe('/user-panel');
+    const login = await attacker.post('/api/login', { email: victimEmail, password: 'attacker-chosen-secret' });
+    expect(login.json().message).toBe('These credentials do not match our records.');
+    expect(login.statusCode).toBe(422);
+    // The victim holds the account, under the name Google gave.
+    expect(await victim.browser.user()).toEqual({ id: account.id, name: 'Real Victim' });
+
+    const { rows } = await t.pool.query(
+      'SELECT password_hash, google_sub, email_verified_at IS NOT NULL AS verified FROM users WHERE id = $1',
+      [account.id],
+    );
+    expect(rows).toEqual([{ password_hash: null, google_sub: 'g-victim', verified: true }]);
+    const sessions = await t.pool.query('SELECT token_hash FROM sessions WHERE user_id = $1', [account.id]);
+    expect(sessions.rows.map((r) => r.token_hash)).not.toContain('stale-session-hash');
+    expect(sessions.rows).toHaveLength(1); // the victim's own, just created
+    const open = await t.pool.query('SELECT purpose FROM email_tokens WHERE user_id = $1 AND used_at IS NULL', [
+      account.id,
+    ]);
+    expect(open.rows).toEqual([]);
+  });
+
+  it('keeps the password of a verified account it links to', async () => {
+    const existing = await createUser(t.pool, { email: 'keeps.password@gmail.test', name: 'Verified Owner' });
+    const linked = await signInWithGoogle({ sub: 'g-keep-1', email: existing.email, email_verified: true });
+    expect(await linked.browser.user()).toEqual({ id: existing.id, name: 'Verified Owner' });
+    const login = await (await createClient(t.app)).post('/api/login', {
+      email: existing.email,
+      password: existing.password,
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
   it('refuses a callback whose state does not match, or that comes without the sign-in cookie', async () => {
     const browser = await createClient(t.app);
     const start = await browser.get('/google/redirect?returnPath=cart');

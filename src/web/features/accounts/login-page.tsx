@@ -16,7 +16,7 @@ const GOOGLE_FAILURES: Record<string, string> = {
   expired: 'Google sign-in took too long. Please try again.',
   failed: 'Google sign-in did not complete. Please try again.',
   unverified:
-    'Google could not confirm the email address of this account. Please sign in with your email and password.',
+    'Google has not verified the email address of this Google account, so it cannot be used to sign in here. Please sign in or sign up with your email address and a password.',
 };
 
 /**

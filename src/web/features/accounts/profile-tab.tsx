@@ -1,19 +1,23 @@
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { useToast } from '../../app/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { setReturnPath } from '../../lib/return-path.ts';
 import { FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
 
 /**
  * The user panel's Profile tab: change the password. Both fields are required and must match
  * (checked here with the spec's messages); the 8-characters hint is advice, not a rule on this
- * page. A refusal shows the server's message, a failed connection a network message.
+ * page. A refusal shows the server's message, a failed connection a network message. The server
+ * answers 403 when the sign-in is not recent enough: then a link signs in again and comes back.
  */
 export function ProfileTab() {
   const toast = useToast();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [warning, setWarning] = useState<string | null>(null);
+  const [signInAgain, setSignInAgain] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -21,6 +25,7 @@ export function ProfileTab() {
     event.preventDefault();
     if (busy) return;
     setSuccess(null);
+    setSignInAgain(false);
     if (!password || !confirmation) {
       setWarning('Password fields are required.');
       return;
@@ -38,6 +43,7 @@ export function ProfileTab() {
       setSuccess('Password changed successfully.');
       toast({ title: 'Password Change Successful', body: response.message || 'Your password has been changed.' });
     } catch (error) {
+      setSignInAgain(error instanceof ApiError && error.status === 403);
       setWarning(
         error instanceof ApiError
           ? errorMessage(error, 'Something went wrong. Please try again.')
@@ -53,6 +59,13 @@ export function ProfileTab() {
       <h2 className="h5 fw-bold mb-1">Change password</h2>
       <p className="text-body-secondary mb-4">Choose a new password for signing in to Kitshop.</p>
       <FormAlert variant="warning" messages={[warning]} testId="change-password-warning" />
+      {signInAgain && (
+        <p>
+          <Link to="/login" className="btn btn-outline-primary" onClick={() => setReturnPath('user-panel')}>
+            Sign in again
+          </Link>
+        </p>
+      )}
       <FormAlert variant="success" messages={[success]} testId="change-password-success" />
       <form noValidate onSubmit={submit} className="profile-form">
         <div className="mb-3">
