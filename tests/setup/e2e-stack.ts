@@ -19,15 +19,20 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-e2e-'));
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
 const children: ChildProcess[] = [];
 
-const database = await startEmbeddedPostgres(tmp, { info: () => {}, error: console.error }, 'postgres', {
-  durable: false,
-});
-const admin = new pg.Client({ connectionString: database.url });
+// The servers connect as the app role (owner of both databases, no superuser), as in production.
+const database = await startEmbeddedPostgres(
+  tmp,
+  { info: () => {}, error: console.error },
+  {
+    database: 'kitshop_e2e',
+    durable: false,
+  },
+);
+const admin = new pg.Client({ connectionString: database.adminUrl });
 await admin.connect();
+await admin.query('CREATE DATABASE kitshop_e2e_shop OWNER kitshop');
 const urls: Record<string, string> = {};
 for (const name of ['kitshop_e2e', 'kitshop_e2e_shop']) {
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(database.url);
   url.pathname = `/${name}`;
   urls[name] = url.toString();

@@ -8,7 +8,10 @@ import { migrateDatabase, openPool } from '../../src/server/db/open.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** A superuser (embedded) or TEST_DATABASE_URL's role: creates and drops the test databases. */
     adminDatabaseUrl: string;
+    /** The template as the role the app connects with; each test database is a copy it owns. */
+    templateDatabaseUrl: string;
     templateDatabase: string;
   }
 }
@@ -18,28 +21,41 @@ declare module 'vitest' {
  * TEST_DATABASE_URL. A template database is migrated once; each test file copies it (milliseconds).
  */
 export default async function setup(project: TestProject) {
+  const template = `kitshop_template_${process.pid}`;
   let adminUrl = process.env.TEST_DATABASE_URL;
+  let templateUrl: string;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let tmp: string | undefined;
   if (!adminUrl) {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-test-'));
-    const embedded = await startEmbeddedPostgres(tmp, { info: () => {}, error: console.warn }, 'postgres', {
-      durable: false,
-    });
-    adminUrl = embedded.url;
+    // The template is the app role's database, as in production: tests run without a superuser.
+    const embedded = await startEmbeddedPostgres(
+      tmp,
+      { info: () => {}, error: console.warn },
+      {
+        database: template,
+        durable: false,
+      },
+    );
+    adminUrl = embedded.adminUrl;
+    templateUrl = embedded.url;
     stopEmbedded = embedded.stop;
+  } else {
+    const url = new URL(adminUrl);
+    url.pathname = `/${template}`;
+    templateUrl = url.toString();
   }
-  const template = `kitshop_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${template}`);
-  await admin.query(`CREATE DATABASE ${template}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${template}`;
-  const pool = openPool(url.toString(), 2);
+  if (!stopEmbedded) {
+    await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+    await admin.query(`CREATE DATABASE ${template}`);
+  }
+  const pool = openPool(templateUrl, 2);
   await migrateDatabase(pool);
   await pool.end();
   project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabaseUrl', templateUrl);
   project.provide('templateDatabase', template);
 
   return async () => {

@@ -30,11 +30,16 @@ export async function createTestDatabase(): Promise<{
 }> {
   const name = `kitshop_t_${randomBytes(6).toString('hex')}`;
   const adminUrl = inject('adminDatabaseUrl');
+  const url = new URL(inject('templateDatabaseUrl'));
+  url.pathname = `/${name}`;
+  const owner = decodeURIComponent(url.username);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+      await admin.query(
+        `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}${owner ? ` OWNER ${admin.escapeIdentifier(owner)}` : ''}`,
+      );
       break;
     } catch (error) {
       // Two files copying the template in the same instant: try again shortly.
@@ -42,8 +47,6 @@ export async function createTestDatabase(): Promise<{
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
     }
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   const pool = openPool(url.toString(), 5);
   return {
     url: url.toString(),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
 import { users } from '../../db/schema/accounts.ts';
@@ -114,6 +114,14 @@ export async function ownedKitIds(
     .where(and(eq(entitlements.userId, userId), isNull(entitlements.revokedAt), inArray(entitlements.kitId, kitIds)));
   return new Set(rows.map((r) => r.kitId));
 }
+
+/**
+ * Which of `kitIds` the user owns now, as an int[] expression to embed in a caller's statement (its
+ * columns as arguments), so a caller that locks rows can read ownership in the same round trip.
+ */
+export const ownedKitsSql = (userId: SQL, kitIds: SQL): SQL =>
+  sql`ARRAY(SELECT e.kit_id FROM ${entitlements} e
+             WHERE e.user_id = ${userId} AND e.revoked_at IS NULL AND e.kit_id = ANY(${kitIds}) ORDER BY e.kit_id)`;
 
 /** Everyone who owns a kit now, to tell them about a new version. */
 export async function kitOwners(

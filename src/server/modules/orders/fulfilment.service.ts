@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { orderItems, orders, paymentEvents } from '../../db/schema/orders.ts';
@@ -10,7 +10,7 @@ import {
   type ReceivedEvent,
   readPaddleEvent,
 } from '../../integrations/payments/events.ts';
-import { grantQuery, revokeEntitlements } from '../library/library.service.ts';
+import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Outcome = 'duplicate' | 'fulfilled' | 'refunded' | 'flagged' | 'waiting' | 'ignored';
@@ -114,12 +114,15 @@ type LockedOrder = {
   buyer_name: string;
   buyer_email: string;
   items: { id: number; kitId: number; title: string; priceCents: number; paddlePriceId: string }[] | null;
+  /** The order's kits the buyer owns already (another order paid for them meanwhile). */
+  owned: number[];
 };
 
 /** What a group of completed payments changes, written in one statement. */
 type Effects = {
   paid: { orderId: number; transactionId: string }[];
-  flagged: { orderId: number; detail: string }[];
+  /** With the transaction when the payment itself is valid (kept so a refund of it finds the order). */
+  flagged: { orderId: number; detail: string; transactionId?: string }[];
   lines: { id: number; lineId: string }[];
   grants: { userId: number; kitId: number; source: string }[];
   mails: ReturnType<typeof orderConfirmationMail>[];
@@ -194,6 +197,7 @@ async function lockOrders(tx: Tx, todo: Incoming[]) {
            (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
                    'priceCents', i.price_cents, 'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
               FROM order_items i WHERE i.order_id = o.id) AS items,
+           ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned,
            (SELECT array_agg(DISTINCT p.transaction_id) FROM payment_events p
              WHERE p.outcome = 'waiting' AND p.transaction_id = ANY(${sql.param(transactionIds)}::text[])) AS waiting
       FROM orders o JOIN users u ON u.id = o.user_id
@@ -210,7 +214,9 @@ async function lockOrders(tx: Tx, todo: Incoming[]) {
 /**
  * One completed payment against its order (as left by the group's earlier events): the order turns
  * paid only when currency, price ids, quantities and unit prices match what was sold (totals differ
- * by the tax Paddle adds); a mismatch flags it.
+ * by the tax Paddle adds); a mismatch flags it. A stale order (another tab, another device) whose
+ * kits are all owned by now was paid for nothing: it is flagged for the owner to refund, never
+ * answered with an error, since the money is taken and a retry would not change it.
  */
 function decide(
   event: PaymentCompleted,
@@ -249,8 +255,20 @@ function decide(
     effects.flagged.push({ orderId: order.id, detail });
     return flagged(detail);
   }
-  order.status = 'paid';
+  const owned = new Set([
+    ...order.owned,
+    ...effects.grants.filter((g) => g.userId === order.user_id).map((g) => g.kitId),
+  ]);
+  const paidTwice = items.filter((i) => owned.has(i.kitId));
   order.transaction_id = event.transactionId;
+  if (waiting.has(event.transactionId)) effects.waitingFor.push(event.transactionId);
+  if (items.length > 0 && paidTwice.length === items.length) {
+    const detail = `Every kit of order ${order.public_id} was already owned when transaction ${event.transactionId} paid it: nothing granted; refund the transaction.`;
+    order.status = 'flagged';
+    effects.flagged.push({ orderId: order.id, detail, transactionId: event.transactionId });
+    return flagged(detail);
+  }
+  order.status = 'paid';
   effects.paid.push({ orderId: order.id, transactionId: event.transactionId });
   for (const item of items) {
     const lineId = event.lines.find((l) => l.priceId === item.paddlePriceId)?.transactionItemId;
@@ -265,8 +283,8 @@ function decide(
       { publicId: order.public_id, items, totalCents: order.total_cents },
     ),
   );
-  if (waiting.has(event.transactionId)) effects.waitingFor.push(event.transactionId);
-  return { outcome: 'fulfilled', detail: `Order ${order.public_id} paid.`, transactionId: event.transactionId };
+  const twice = paidTwice.length > 0 ? ` Already owned, paid twice: ${paidTwice.map((i) => i.title).join(', ')}.` : '';
+  return { outcome: 'fulfilled', detail: `Order ${order.public_id} paid.${twice}`, transactionId: event.transactionId };
 }
 
 /** Every effect of the group in one statement: each change a data-modifying WITH part. */
@@ -276,8 +294,9 @@ async function writeEffects(tx: Tx, effects: Effects) {
     parts.push(sql`UPDATE orders SET status = 'paid', paid_at = now(), transaction_id = v."transactionId"
       FROM ${rowsOf(effects.paid, '"orderId" int, "transactionId" text')} WHERE orders.id = v."orderId"`);
   if (effects.flagged.length > 0)
-    parts.push(sql`UPDATE orders SET status = 'flagged', flagged_reason = v.detail
-      FROM ${rowsOf(effects.flagged, '"orderId" int, detail text')}
+    parts.push(sql`UPDATE orders SET status = 'flagged', flagged_reason = v.detail,
+             transaction_id = COALESCE(v."transactionId", orders.transaction_id)
+      FROM ${rowsOf(effects.flagged, '"orderId" int, detail text, "transactionId" text')}
       WHERE orders.id = v."orderId" AND orders.status = 'pending'`);
   if (effects.lines.length > 0)
     parts.push(sql`UPDATE order_items SET transaction_item_id = v."lineId"
@@ -316,6 +335,33 @@ async function applyWaitingReversals(tx: Tx, transactionId: string) {
   }
 }
 
+/** Any fixed number: refunds of one buyer's orders take their turns (with the buyer's id as second key). */
+const BUYER_REFUND_LOCK = 618_033_988;
+
+/**
+ * Of the kits of lines just refunded, those no other paid, unrefunded line of the buyer still pays
+ * for (a kit paid twice, from a stale second order, stays until both are refunded). Refunds of one
+ * buyer wait for each other, so two arriving at once each see the other's lines refunded.
+ */
+async function kitsNoLongerPaidFor(tx: Tx, userId: number, refunded: { kitId: number }[]): Promise<number[]> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${BUYER_REFUND_LOCK}, ${userId})`);
+  const kitIds = [...new Set(refunded.map((i) => i.kitId))];
+  const still = await tx
+    .selectDistinct({ kitId: orderItems.kitId })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        inArray(orders.status, ['paid', 'partially_refunded']),
+        isNull(orderItems.refundedAt),
+        inArray(orderItems.kitId, kitIds),
+      ),
+    );
+  const paidFor = new Set(still.map((r) => r.kitId));
+  return kitIds.filter((id) => !paidFor.has(id));
+}
+
 async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
   const [order] = await tx.select().from(orders).where(eq(orders.transactionId, event.transactionId)).for('update');
   if (!order)
@@ -340,11 +386,7 @@ async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
           fresh.map((i) => i.id),
         ),
       );
-    await revokeEntitlements(
-      tx,
-      order.userId,
-      fresh.map((i) => i.kitId),
-    );
+    await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, fresh));
   }
   const refundedCount = items.filter((i) => i.refundedAt || fresh.includes(i)).length;
   await tx

@@ -47,6 +47,31 @@ async function paidEventFor(publicId: string, userId: number) {
   return sandboxTransactionCompleted({ publicId, userId, items: rows });
 }
 
+/** A full refund of a payment (of some of its lines when given), approved unless told. */
+const refundOf = (paid: { data: { id: string } }, lineIds: string[] = [], status = 'approved') => ({
+  event_id: `evt_refund_${Math.random().toString(36).slice(2)}`,
+  event_type: 'adjustment.created',
+  occurred_at: new Date().toISOString(),
+  data: {
+    id: `adj_${Math.random().toString(36).slice(2)}`,
+    action: 'refund',
+    status,
+    transaction_id: paid.data.id,
+    items: lineIds.map((item_id) => ({ item_id, type: 'full' })),
+  },
+});
+
+/** Opens the sandbox frame for an order and presses Pay with the card that pays. */
+async function sandboxPay(browser: Client, orderId: string) {
+  const page = await browser.get(`/sandbox/checkout?order_id=${orderId}`);
+  const csrf = JSON.parse(/id="sandbox-data">(.*?)<\/script>/.exec(page.body)![1]!).csrf;
+  return browser.post(
+    '/sandbox/checkout/pay',
+    { order_id: orderId, card_number: '4242 4242 4242 4242' },
+    { 'x-csrf-token': csrf },
+  );
+}
+
 const ownedBy = async (userId: number) =>
   (
     await t.pool.query('SELECT kit_id FROM entitlements WHERE user_id = $1 AND revoked_at IS NULL ORDER BY kit_id', [
@@ -257,18 +282,7 @@ describe('POST /api/webhooks/paddle', () => {
     const { browser, user } = await buyer();
     const { order_id } = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
     const paid = await paidEventFor(order_id, user.id);
-    const refund = (items: string[], status = 'approved') => ({
-      event_id: `evt_refund_${Math.random().toString(36).slice(2)}`,
-      event_type: 'adjustment.created',
-      occurred_at: new Date().toISOString(),
-      data: {
-        id: `adj_${Math.random().toString(36).slice(2)}`,
-        action: 'refund',
-        status,
-        transaction_id: paid.data.id,
-        items: items.map((item_id) => ({ item_id, type: 'full' })),
-      },
-    });
+    const refund = (items: string[], status = 'approved') => refundOf(paid, items, status);
     const [alphaLine, betaLine] = paid.data.details.line_items;
     // Out of order: the refund of one item arrives before the payment.
     expect((await deliver(refund([betaLine!.id]))).json().outcome).toBe('waiting');
@@ -286,6 +300,70 @@ describe('POST /api/webhooks/paddle', () => {
     expect((await t.pool.query('SELECT status FROM orders WHERE public_id = $1', [order_id])).rows[0].status).toBe(
       'refunded',
     );
+  });
+
+  it('keeps a kit while another paid order still grants it; refunding both takes it away', async () => {
+    const { browser, user } = await buyer();
+    const [alpha, beta] = [kits[0]!.id, kits[1]!.id];
+    // Two orders open at once, both holding Alpha (two tabs), and both paid.
+    const first = await orderFor(browser, [alpha]);
+    const second = await orderFor(browser, [alpha, beta]);
+    const firstPaid = await paidEventFor(first.order_id, user.id);
+    const secondPaid = await paidEventFor(second.order_id, user.id);
+    expect((await deliver(firstPaid)).json().outcome).toBe('fulfilled');
+    expect((await deliver(secondPaid)).json().outcome).toBe('fulfilled');
+    expect(await ownedBy(user.id)).toEqual([alpha, beta]);
+
+    expect((await deliver(refundOf(firstPaid))).json().outcome).toBe('refunded');
+    expect(await ownedBy(user.id)).toEqual([alpha, beta]);
+    const alphaLine = secondPaid.data.details.line_items.find((l) => l.price_id === kits[0]!.paddle_price_id)!;
+    expect((await deliver(refundOf(secondPaid, [alphaLine.id]))).json().outcome).toBe('refunded');
+    expect(await ownedBy(user.id)).toEqual([beta]);
+  });
+
+  it('takes a kit away when the refunds of both orders that paid for it arrive at once', async () => {
+    // Several buyers at once, so that the two refunds of one buyer really overlap.
+    const buyers = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const { browser, user } = await buyer();
+        const first = await orderFor(browser, [kits[0]!.id]);
+        const second = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
+        const paid = [await paidEventFor(first.order_id, user.id), await paidEventFor(second.order_id, user.id)];
+        for (const event of paid) expect((await deliver(event)).json().outcome).toBe('fulfilled');
+        return { user, paid };
+      }),
+    );
+    const outcomes = await Promise.all(buyers.flatMap(({ paid }) => paid.map((event) => deliver(refundOf(event)))));
+    expect(outcomes.map((r) => r.json().outcome)).toEqual(Array(8).fill('refunded'));
+    for (const { user } of buyers) expect(await ownedBy(user.id)).toEqual([]);
+  });
+
+  it('grants nothing for a stale order whose kits are all owned: the payment is stored flagged for a refund', async () => {
+    const { browser, user } = await buyer();
+    const stale = await orderFor(browser, [kits[0]!.id]);
+    const bought = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
+    expect((await deliver(await paidEventFor(bought.order_id, user.id))).json().outcome).toBe('fulfilled');
+    const mailsBefore = (await t.pool.query('SELECT count(*)::int AS n FROM mail_outbox')).rows[0].n;
+
+    const event = await paidEventFor(stale.order_id, user.id);
+    const res = await deliver(event);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true, outcome: 'flagged' });
+    const { rows } = await t.pool.query(
+      'SELECT status, flagged_reason, transaction_id FROM orders WHERE public_id = $1',
+      [stale.order_id],
+    );
+    expect(rows[0]).toEqual({
+      status: 'flagged',
+      flagged_reason: expect.stringMatching(/already owned.*refund/),
+      transaction_id: event.data.id,
+    });
+    const sources = await t.pool.query('SELECT DISTINCT source FROM entitlements WHERE user_id = $1', [user.id]);
+    expect(sources.rows).toEqual([{ source: bought.order_id }]);
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM mail_outbox')).rows[0].n).toBe(mailsBefore);
+    // The owner refunds it; the kits stay, paid for by the other order.
+    expect((await deliver(refundOf(event))).json().outcome).toBe('refunded');
+    expect(await ownedBy(user.id)).toEqual([kits[0]!.id, kits[1]!.id]);
   });
 });
 
@@ -407,6 +485,35 @@ describe('sandbox checkout', () => {
       { 'x-csrf-token': csrf },
     );
     expect(again.statusCode).toBe(409);
+  });
+
+  it('refuses to pay a stale order holding kits the buyer owns by now, and grants nothing', async () => {
+    const { browser, user } = await buyer();
+    const [alpha, beta] = [kits[0]!.id, kits[1]!.id];
+    // Three orders open at once (tabs); paying two of them makes the third stale.
+    const alphaOnly = await orderFor(browser, [alpha]);
+    const both = await orderFor(browser, [alpha, beta]);
+    const betaOnly = await orderFor(browser, [beta]);
+    const refused = async (message: string) => {
+      const res = await sandboxPay(browser, both.order_id);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ message });
+      const { rows } = await t.pool.query('SELECT status FROM orders WHERE public_id = $1', [both.order_id]);
+      expect(rows[0].status).toBe('pending');
+    };
+    expect((await sandboxPay(browser, betaOnly.order_id)).statusCode).toBe(200);
+    await refused('You already own Beta Kit. Reload the checkout page: it charges only for kits you do not own yet.');
+    expect(await ownedBy(user.id)).toEqual([beta]);
+    expect((await sandboxPay(browser, alphaOnly.order_id)).statusCode).toBe(200);
+    await refused(
+      'You already own Alpha Kit, Beta Kit. Reload the checkout page: it charges only for kits you do not own yet.',
+    );
+    expect(await ownedBy(user.id)).toEqual([alpha, beta]);
+    const events = await t.pool.query(
+      "SELECT count(*)::int AS n FROM payment_events WHERE payload->'data'->'custom_data'->>'order_id' = $1",
+      [both.order_id],
+    );
+    expect(events.rows[0].n).toBe(0);
   });
 
   it("refuses someone else's order and a signed-out payer", async () => {

@@ -12,6 +12,7 @@ import { SANDBOX_CARDS, sandboxTransactionCompleted } from '../../integrations/p
 import { signPaddleBody, verifyPaddleSignature } from '../../integrations/payments/signature.ts';
 import { escapeHtml } from '../../lib/escape.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
+import { ownedKitIds } from '../library/library.service.ts';
 import { createPaymentEventQueue } from './fulfilment.service.ts';
 import { priceCart } from './orders.service.ts';
 
@@ -129,6 +130,20 @@ export function registerSandboxRoutes(
     const found = await pendingOrder(input.order_id, user.id);
     if (!found) throw new AppError('not_found', 'This checkout has expired. Press Make Payment again.');
     if (found.order.status !== 'pending') throw new AppError('conflict', 'This order is already paid.');
+    // A stale order (another tab paid for some of its kits meanwhile) would charge for them twice.
+    const owned = await ownedKitIds(
+      db,
+      user.id,
+      found.items.map((i) => i.kitId),
+    );
+    if (owned.size > 0)
+      throw new AppError(
+        'conflict',
+        `You already own ${found.items
+          .filter((i) => owned.has(i.kitId))
+          .map((i) => i.title)
+          .join(', ')}. Reload the checkout page: it charges only for kits you do not own yet.`,
+      );
     const body = JSON.stringify(
       sandboxTransactionCompleted({ publicId: found.order.publicId, userId: user.id, items: found.items }),
     );
