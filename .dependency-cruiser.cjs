@@ -7,7 +7,8 @@ module.exports = {
   forbidden: [
     {
       name: 'web-and-server-apart',
-      comment: 'The browser code never imports the server, and the server never imports the browser code: both share src/common.',
+      comment:
+        'The browser code never imports the server, and the server never imports the browser code: both share src/common.',
       severity: 'error',
       from: { path: '^src/web/' },
       to: { path: '^src/server/' },
@@ -31,25 +32,31 @@ module.exports = {
       comment: 'A server feature reaches another only through the functions its service exports.',
       severity: 'error',
       from: { path: '^src/server/modules/([^/]+)/' },
-      to: { path: '^src/server/modules/', pathNot: ['^src/server/modules/$1/', '^src/server/modules/[^/]+/[^/]+\\.service\\.ts$'] },
+      to: {
+        path: '^src/server/modules/',
+        pathNot: ['^src/server/modules/$1/', '^src/server/modules/[^/]+/[^/]+\\.service\\.ts$'],
+      },
     },
     {
       name: 'own-tables-only',
-      comment: 'A server feature reads and writes only the tables of its own schema file (src/server/db/schema/<feature>.ts).',
+      comment:
+        'A server feature reads and writes only the tables of its own schema file (src/server/db/schema/<feature>.ts).',
       severity: 'error',
       from: { path: '^src/server/modules/([^/]+)/' },
       to: { path: '^src/server/db/schema/', pathNot: '^src/server/db/schema/$1\\.ts$' },
     },
     {
       name: 'cross-cutting-below-features',
-      comment: 'http/, lib/, db/ and integrations/ serve the features and never import them; app.ts and server.ts compose.',
+      comment:
+        'http/, lib/, db/ and integrations/ serve the features and never import them; app.ts and server.ts compose.',
       severity: 'error',
       from: { path: '^src/server/(http|lib|db|integrations)/' },
       to: { path: '^src/server/modules/' },
     },
     {
       name: 'web-features-apart',
-      comment: 'A web feature never imports another; shared UI lives in components/, shared code in lib/, composition in app/.',
+      comment:
+        'A web feature never imports another; shared UI lives in components/, shared code in lib/, composition in app/.',
       severity: 'error',
       from: { path: '^src/web/features/([^/]+)/' },
       to: { path: '^src/web/features/', pathNot: '^src/web/features/$1/' },
