@@ -24,5 +24,5 @@ module.exports = {
   configFile: false,
   // On entering the program, before the TypeScript preset (which removes type imports there) runs.
   plugins: [() => ({ visitor: { Program: (path) => path.traverse(keepTypeImports) } })],
-  presets: [['@babel/preset-typescript', { onlyRemoveTypeImports: true }]],
+  presets: [[require.resolve('@babel/preset-typescript'), { onlyRemoveTypeImports: true }]],
 };
