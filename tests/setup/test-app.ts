@@ -78,11 +78,18 @@ const silent = { info: () => {}, warn: () => {} };
 /** buildApp() on its own database and data folder, with the fixture catalog imported. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { catalogDir?: string; routes?: (app: FastifyInstance) => void; google?: GoogleSignIn } = {},
+  options: {
+    catalogDir?: string;
+    routes?: (app: FastifyInstance) => void;
+    google?: GoogleSignIn;
+    /** Settings no environment variable reaches (socket timeouts, for example). */
+    configure?: (config: Config) => Config;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const loaded = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const config = options.configure ? options.configure(loaded) : loaded;
   const storage = await openStorage(config);
   await importCatalog(database.db, storage, options.catalogDir ?? FIXTURE_CATALOG);
   const catalog = createCatalog(database.db);

@@ -6,12 +6,11 @@ export const CSRF_COOKIE = 'kitshop_csrf';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Security headers (Helmet's set, computed once at start: a strict CSP: scripts only from the shop itself; the initial data is a JSON
- * block, which CSP does not treat as script) and the CSRF check. The CSRF secret lives in its own
- * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
- * and gets its 401/403.
+ * Security headers (Helmet's set, computed once at start: a strict CSP: scripts only from the
+ * shop itself; the initial data is a JSON block, which CSP does not treat as script). Exported so
+ * the answers Fastify gives before any hook runs (a bad URL, a timed-out request) carry them too.
  */
-export async function registerSecurity(app: FastifyInstance, config: Config, options: { dev: boolean }): Promise<void> {
+export function securityHeaders(config: Config, options: { dev: boolean }): Record<string, string> {
   const ga = config.gaMeasurementId ? ['https://www.googletagmanager.com'] : [];
   const gaConnect = config.gaMeasurementId
     ? ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com']
@@ -36,18 +35,30 @@ export async function registerSecurity(app: FastifyInstance, config: Config, opt
     // Only over https: on plain http from another host it would blank the page.
     ...(config.secureCookies ? { 'upgrade-insecure-requests': [] } : {}),
   };
-  // Computed once: the same headers go on every response (no per-request policy building).
-  const headers: Record<string, string> = {
+  return {
     'content-security-policy': Object.entries(directives)
       .map(([name, values]) => [name, ...values].join(' '))
       .join('; '),
     'x-content-type-options': 'nosniff',
+    // A page's URL (a reset link's token, say) never reaches another site: they get the origin only.
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-frame-options': 'SAMEORIGIN',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     ...(config.secureCookies ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   };
+}
+
+/**
+ * The security headers on every response, and the CSRF check. The CSRF secret lives in its own
+ * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
+ * and gets its 401/403.
+ */
+export async function registerSecurity(
+  app: FastifyInstance,
+  config: Config,
+  headers: Record<string, string>,
+): Promise<void> {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
