@@ -63,6 +63,13 @@ export async function registerSecurity(
     reply.headers(headers);
     done();
   });
+  // Private unless said otherwise: an answer that sets no Cache-Control of its own (API answers,
+  // errors, redirects) is kept by no browser or proxy. Public ones (the docs JSON, static files,
+  // blog, sitemap) set theirs; the catalog's POST answers are never reused by caches anyway.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
 
   await app.register(fastifyCsrf, {
     cookieKey: CSRF_COOKIE,
