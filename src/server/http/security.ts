@@ -1,8 +1,8 @@
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { shopCookies } from './cookies.ts';
 
-export const CSRF_COOKIE = 'kitshop_csrf';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -71,13 +71,11 @@ export async function registerSecurity(
     done(null, payload);
   });
 
+  const cookies = shopCookies(config);
   await app.register(fastifyCsrf, {
-    cookieKey: CSRF_COOKIE,
+    cookieKey: cookies.csrf,
     cookieOpts: {
-      path: config.basePath || '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.secureCookies,
+      ...cookies.options,
       signed: false,
       maxAge: 60 * 60 * 24 * 365,
     },
