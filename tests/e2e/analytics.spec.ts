@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { SHOP_URL } from '../../playwright.config.ts';
 import { expect, readDataLayer, test } from './fixtures.ts';
 
 const TOKEN = 'abc-reset-token-4f9c2e';
@@ -37,5 +38,16 @@ test.describe('analytics never learns a token or an e-mail', () => {
     expect((view[2] as { page_location: string }).page_location).toBe(
       new URL('/about?utm_source=newsletter&utm_campaign=spring', page.url()).href,
     );
+  });
+
+  test('another site reached from a reset link learns only the origin (Referrer-Policy)', async ({ page }) => {
+    await page.goto(`/reset-password?token=${TOKEN}&email=${encodeURIComponent(EMAIL)}`);
+    // The other e2e server: another origin, as any outside site is.
+    const elsewhere = `${SHOP_URL.replace('127.0.0.1', 'localhost')}/healthz`;
+    const request = page.waitForRequest(elsewhere);
+    await page.evaluate((url) => {
+      window.location.href = url;
+    }, elsewhere);
+    expect((await request).headers().referer).toBe(`${new URL(page.url()).origin}/`);
   });
 });
