@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, FIXTURE_CATALOG, TEST_TEMPLATE } from '../../tests/setup/test-app.ts';
+import { createTestDatabase, FIXTURE_CATALOG, PRODUCTION_ENV, TEST_TEMPLATE } from '../../tests/setup/test-app.ts';
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
@@ -40,14 +40,8 @@ async function warningsAtStart(env: Record<string, string>): Promise<string[]> {
 }
 
 describe('start', () => {
-  const production = {
-    NODE_ENV: 'production',
-    PUBLIC_URL: 'https://demo.shop.test',
-    SESSION_SECRET: 'a-production-secret-of-32-characters!',
-  };
-
   it('warns when a production shop takes sandbox payments', async () => {
-    const warnings = await warningsAtStart({ ...production, PAYMENT_PROVIDER: 'sandbox' });
+    const warnings = await warningsAtStart({ ...PRODUCTION_ENV, PAYMENT_PROVIDER: 'sandbox' });
     expect(warnings).toEqual([
       expect.stringMatching(/PAYMENT_PROVIDER=sandbox.*NODE_ENV=production.*no real charges/s),
     ]);

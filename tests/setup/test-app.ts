@@ -56,6 +56,13 @@ export async function createTestDatabase(): Promise<{
   };
 }
 
+/** What NODE_ENV=production requires besides a payment provider (an https PUBLIC_URL and a secret). */
+export const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://demo.shop.test',
+  SESSION_SECRET: 'a-production-secret-of-32-characters!',
+};
+
 export const TEST_TEMPLATE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><!--app-data--></body></html>';
 

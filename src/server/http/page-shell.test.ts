@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../tests/setup/test-app.ts';
 
 const initialData = (html: string) =>
   JSON.parse(/<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(html)![1]!);
@@ -194,14 +194,8 @@ describe('with Paddle as the payment provider', () => {
 });
 
 describe('a production shop on the sandbox provider', () => {
-  const production = {
-    NODE_ENV: 'production',
-    PUBLIC_URL: 'https://demo.shop.test',
-    SESSION_SECRET: 'a-production-secret-of-32-characters!',
-  };
-
   it('tells every page that payments are test payments, and names its __Host- cookies', async () => {
-    const t = await createTestApp({ ...production, PAYMENT_PROVIDER: 'sandbox' });
+    const t = await createTestApp({ ...PRODUCTION_ENV, PAYMENT_PROVIDER: 'sandbox' });
     try {
       for (const url of ['/', '/checkout', '/cookie-policy', '/no-such-page']) {
         expect(clientConfig((await t.app.inject({ method: 'GET', url })).body).testPayments, url).toBe(true);
@@ -218,7 +212,7 @@ describe('a production shop on the sandbox provider', () => {
 
   it('says nothing of test payments with Paddle, or outside production', async () => {
     const paddle = await createTestApp({
-      ...production,
+      ...PRODUCTION_ENV,
       PAYMENT_PROVIDER: 'paddle',
       PADDLE_CLIENT_TOKEN: 'live_token',
       PADDLE_WEBHOOK_SECRET: 'pdl_secret',
