@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
 import { CHROMIUM_ARGS } from '../../scripts/chromium.ts';
-import { hashSessionToken, SESSION_COOKIE } from '../../src/server/http/session.ts';
+import { COOKIE_NAMES } from '../../src/server/http/cookies.ts';
+import { hashSessionToken } from '../../src/server/http/session.ts';
 
 /**
  * A buyer with a kit in the cart opens the sandbox frame and presses Pay; measured from that click
@@ -29,7 +30,7 @@ export async function measurePayToPurchases(baseUrl: string, databaseUrl: string
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext();
-    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseUrl }]);
+    await context.addCookies([{ name: COOKIE_NAMES.session, value: token, url: baseUrl }]);
     const page = await context.newPage();
     await page.goto(`${baseUrl}/`);
     await page.evaluate(

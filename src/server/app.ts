@@ -5,11 +5,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
-import { AppError, registerErrorHandler } from './http/errors.ts';
+import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
 import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
-import { registerSecurity } from './http/security.ts';
+import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
@@ -51,6 +51,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Plugins, then feature modules, then one error handler. Tests call it and use app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, catalog, storage } = deps;
+  const headers = securityHeaders(config, { dev: deps.dev ?? false });
+  const limits = config.connections;
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
@@ -58,7 +60,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
+    frameworkErrors: frameworkErrorHandler(headers),
+    clientErrorHandler: clientErrorHandler(headers),
   });
+  app.server.maxConnections = limits.maxConnections;
 
   registerErrorHandler(app);
   registerBodyParsers(app);
@@ -71,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [(await import('node:zlib')).constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  await registerSecurity(app, config, { dev: deps.dev ?? false });
+  await registerSecurity(app, config, headers);
   registerSession(app, db, config);
   if (deps.beforeRoutes) await deps.beforeRoutes(app);
 

@@ -109,6 +109,21 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       subscribePerIp: { max: 30, windowSeconds: 3600 },
     },
     logLevel: env.LOG_LEVEL,
+    /**
+     * Socket limits, so slow or silent clients cannot hold connections open forever. A request
+     * (headers and body, at most 1 MB) must arrive within 30 s; the answer is not limited, so a large
+     * download on a slow line is never cut. Keep-alive outlasts the 60 s idle timeout of common load
+     * balancers (a shorter one makes them reuse a connection the server is closing). Node checks the
+     * timeouts every checkIntervalMs. The cap bounds memory and file descriptors under a flood of
+     * sockets, far above what browsers need (about 6 connections each).
+     */
+    connections: {
+      headersTimeoutMs: 15_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      checkIntervalMs: 1_000,
+      maxConnections: 2_000,
+    },
   };
 }
 

@@ -95,6 +95,13 @@ export async function startServer(
   },
 ): Promise<RunningServer> {
   const log = options.logger;
+  if (config.production && config.paymentProvider === 'sandbox') {
+    // Allowed for demo shops, but a test card then "pays" for any kit: say so where operators look.
+    log.warn(
+      'PAYMENT_PROVIDER=sandbox with NODE_ENV=production: payments are simulated and a test card gets any kit for free. ' +
+        'Every page says "Test payments: no real charges". Set PAYMENT_PROVIDER=paddle to sell for real.',
+    );
+  }
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(config.dataDir, {

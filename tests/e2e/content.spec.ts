@@ -124,6 +124,9 @@ test.describe('static and legal pages', () => {
         /managing cookies/i,
         /updates/i,
         'support@kitshop.dev',
+        // The names the shop really gives its cookies (plain ones over http; __Host- ones on https).
+        'kitshop_session',
+        'kitshop_csrf',
       ],
     ],
   ];

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
-import { hashSessionToken, SESSION_COOKIE } from '../../src/server/http/session.ts';
+import { COOKIE_NAMES } from '../../src/server/http/cookies.ts';
+import { hashSessionToken } from '../../src/server/http/session.ts';
 import { decodeQuotedPrintable } from '../setup/smtp.ts';
 
 type State = { rootDatabaseUrl: string; shopDatabaseUrl: string; mailDir: string; claimsFile: string };
@@ -49,7 +50,7 @@ export const test = base.extend<Fixtures>({
         "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')",
         [hashSessionToken(token), id],
       );
-      await context.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL! }]);
+      await context.addCookies([{ name: COOKIE_NAMES.session, value: token, url: baseURL! }]);
       return { id, name };
     });
     if (created.length) {

@@ -60,6 +60,13 @@ export async function createTestDatabase(): Promise<{
   };
 }
 
+/** What NODE_ENV=production requires besides a payment provider (an https PUBLIC_URL and a secret). */
+export const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://demo.shop.test',
+  SESSION_SECRET: 'a-production-secret-of-32-characters!',
+};
+
 export const TEST_TEMPLATE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><!--app-data--></body></html>';
 
@@ -88,11 +95,14 @@ export async function createTestApp(
     google?: GoogleSignIn;
     /** The app's logger (default: none), e.g. createLogger's into a captured stream. */
     logger?: FastifyBaseLogger;
+    /** Settings no environment variable reaches (socket timeouts, for example). */
+    configure?: (config: Config) => Config;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const loaded = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const config = options.configure ? options.configure(loaded) : loaded;
   const storage = await openStorage(config);
   await importCatalog(database.db, storage, options.catalogDir ?? FIXTURE_CATALOG);
   const catalog = createCatalog(database.db);

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 /** The shop's error vocabulary; each kind has one HTTP status. */
@@ -67,4 +68,54 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     return reply.status(status).send({ message: error.message });
   });
+}
+
+/** What Fastify answers itself, before any route or hook runs: a URL it cannot decode, an over-long path part. */
+const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, message: 'That address is not valid.' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'That address is too long.' },
+};
+
+/**
+ * Fastify's `frameworkErrors`: these answers skip the hooks, so they get the security headers
+ * here, and the shop's `{message}` rather than Fastify's echo of the URL.
+ */
+export function frameworkErrorHandler(headers: Record<string, string>) {
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const known = FRAMEWORK_ERRORS[error.code];
+    reply
+      .headers(headers)
+      .header('cache-control', 'no-store')
+      .status(known?.status ?? 400)
+      .send({ message: known?.message ?? 'That request is not valid.' });
+  };
+}
+
+/**
+ * Fastify's `clientErrorHandler`, for what Node rejects before a request exists (unparsable HTTP,
+ * headers over 16 KB, a request that did not arrive within the timeout): a `{message}` answer with
+ * the security headers, written straight to the socket, which is then closed.
+ */
+export function clientErrorHandler(headers: Record<string, string>) {
+  const headerLines = Object.entries({ ...headers, 'cache-control': 'no-store' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return function (this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+    // A reset connection has nobody left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, reason, message] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive.']
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'Request Header Fields Too Large', 'The address or the request headers are too long.']
+          : [400, 'Bad Request', 'That request is not valid HTTP.'];
+    this.log.debug({ err: error }, 'client error');
+    if (socket.writable) {
+      const body = JSON.stringify({ message });
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\n${headerLines}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }

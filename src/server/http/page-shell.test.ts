@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../tests/setup/test-app.ts';
 
 const initialData = (html: string) =>
   JSON.parse(/<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(html)![1]!);
+const clientConfig = (html: string) => JSON.parse(/id="client-config">(.*?)<\/script>/.exec(html)![1]!);
 
 describe('page shell at the root', () => {
   let t: TestApp;
@@ -151,10 +152,10 @@ describe('under BASE_PATH=/shop over https', () => {
     expect(root.headers.location).toBe('/shop/');
   });
 
-  it('sets secure cookies scoped to the base path, HSTS and upgrade-insecure-requests', async () => {
+  it('sets __Host- cookies named for the base path, HSTS and upgrade-insecure-requests', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/shop/' });
-    const csrfCookie = page.cookies.find((c) => c.name === 'kitshop_csrf')!;
-    expect(csrfCookie).toMatchObject({ path: '/shop', httpOnly: true, sameSite: 'Lax', secure: true });
+    const csrfCookie = page.cookies.find((c) => c.name === '__Host-kitshop_csrf_shop')!;
+    expect(csrfCookie).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax', secure: true });
     expect(page.headers['strict-transport-security']).toContain('max-age=31536000');
     expect(String(page.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
   });
@@ -176,7 +177,7 @@ describe('with Paddle as the payment provider', () => {
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain('https://cdn.paddle.com');
     expect(csp).toContain('https://buy.paddle.com');
-    const config = JSON.parse(/id="client-config">(.*?)<\/script>/.exec(res.body)![1]!);
+    const config = clientConfig(res.body);
     expect(config.payment).toEqual({ provider: 'paddle', clientToken: 'live_token', environment: 'sandbox' });
     expect((await t.app.inject({ method: 'GET', url: '/sandbox/checkout?order_id=x' })).statusCode).toBe(404);
   });
@@ -188,6 +189,43 @@ describe('with Paddle as the payment provider', () => {
       expect(String(res.headers['content-security-policy'])).not.toContain('paddle');
     } finally {
       await sandbox.close();
+    }
+  });
+});
+
+describe('a production shop on the sandbox provider', () => {
+  it('tells every page that payments are test payments, and names its __Host- cookies', async () => {
+    const t = await createTestApp({ ...PRODUCTION_ENV, PAYMENT_PROVIDER: 'sandbox' });
+    try {
+      for (const url of ['/', '/checkout', '/cookie-policy', '/no-such-page']) {
+        expect(clientConfig((await t.app.inject({ method: 'GET', url })).body).testPayments, url).toBe(true);
+      }
+      expect(clientConfig((await t.app.inject({ method: 'GET', url: '/' })).body).cookies).toEqual({
+        session: '__Host-kitshop_session',
+        csrf: '__Host-kitshop_csrf',
+        oidc: '__Host-kitshop_oidc',
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says nothing of test payments with Paddle, or outside production', async () => {
+    const paddle = await createTestApp({
+      ...PRODUCTION_ENV,
+      PAYMENT_PROVIDER: 'paddle',
+      PADDLE_CLIENT_TOKEN: 'live_token',
+      PADDLE_WEBHOOK_SECRET: 'pdl_secret',
+    });
+    const development = await createTestApp({ PAYMENT_PROVIDER: 'sandbox' });
+    try {
+      expect(clientConfig((await paddle.app.inject({ method: 'GET', url: '/' })).body).testPayments).toBe(false);
+      const config = clientConfig((await development.app.inject({ method: 'GET', url: '/' })).body);
+      expect(config.testPayments).toBe(false);
+      expect(config.cookies).toEqual({ session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' });
+    } finally {
+      await paddle.close();
+      await development.close();
     }
   });
 });

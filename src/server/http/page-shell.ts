@@ -12,6 +12,7 @@ import {
 import type { Config } from '../config.ts';
 import { escapeHtml } from '../lib/escape.ts';
 import type { Catalog, CatalogEntry } from '../modules/catalog/catalog.service.ts';
+import { shopCookies } from './cookies.ts';
 
 /** What the browser reads from `<script type="application/json" id="client-config">`. */
 export type ClientConfig = {
@@ -21,6 +22,10 @@ export type ClientConfig = {
   googleEnabled: boolean;
   /** How the checkout page opens its payment frame. */
   payment: { provider: 'sandbox' | 'paddle'; clientToken: string | null; environment: 'sandbox' | 'production' };
+  /** A production shop on the sandbox provider: every page says that payments are not real. */
+  testPayments: boolean;
+  /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
+  cookies: { session: string; csrf: string; oidc: string };
 };
 
 /** JSON that is safe inside a <script> element: no "</script>", no HTML comment openers. */
@@ -109,6 +114,7 @@ export function registerPageShell(
   deps: { config: Config; catalog: Catalog; template: ShellTemplate; googleEnabled: boolean; cache: boolean },
 ): void {
   const { config, catalog, template } = deps;
+  const cookies = shopCookies(config);
   const clientConfig: ClientConfig = {
     basePath: config.basePath,
     supportEmail: config.supportEmail,
@@ -119,6 +125,8 @@ export function registerPageShell(
       clientToken: config.paymentProvider === 'paddle' ? (config.paddle.clientToken ?? null) : null,
       environment: config.paddle.environment,
     },
+    testPayments: config.production && config.paymentProvider === 'sandbox',
+    cookies: { session: cookies.session, csrf: cookies.csrf, oidc: cookies.oidc },
   };
   const clientConfigJson = scriptJson(clientConfig);
   const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };

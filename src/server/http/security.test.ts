@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { browserSession, createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
 let t: TestApp;
@@ -63,5 +64,33 @@ describe('CSRF', () => {
   it('does not require the token for the read-only catalog calls', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/api/products' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/product/alpha-kit' })).statusCode).toBe(200);
+  });
+});
+
+describe('Cache-Control', () => {
+  it('marks every answer that depends on the session or carries a user no-store', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const fresh = await createClient(t.app);
+    const answers = {
+      'the page shell (csrf and user)': (await client.page('/')).res,
+      'sign-in': await fresh.post('/api/login', { email: user.email, password: user.password }),
+      'a failed sign-in': await fresh.post('/api/login', { email: user.email, password: 'not-the-password' }),
+      cart: await client.post('/api/cart', { products: [] }),
+      purchases: await client.post('/api/purchases'),
+      'an item signed out': await (await createClient(t.app)).post('/api/item/alpha-kit'),
+      'e-mail verification': await client.post('/email/verify?token=x&email=x@example.com'),
+      'password change': await client.post('/api/changePassword', { password: '', password_confirmation: '' }),
+      'the CSRF refusal': await t.app.inject({ method: 'POST', url: '/api/csrf-probe' }),
+      'an unknown API path': await t.app.inject({ method: 'POST', url: '/api/unknown' }),
+      'sign-out': await client.get('/api/exit'),
+    };
+    for (const [name, res] of Object.entries(answers)) expect(res.headers['cache-control'], name).toBe('no-store');
+  });
+
+  it('leaves public answers cacheable', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs/alpha-kit' })).headers['cache-control']).toBe(
+      'public, max-age=60',
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/robots.txt' })).headers['cache-control']).toMatch(/^public/);
   });
 });

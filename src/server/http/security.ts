@@ -1,17 +1,16 @@
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { shopCookies } from './cookies.ts';
 
-export const CSRF_COOKIE = 'kitshop_csrf';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Security headers (Helmet's set, computed once at start: a strict CSP: scripts only from the shop itself; the initial data is a JSON
- * block, which CSP does not treat as script) and the CSRF check. The CSRF secret lives in its own
- * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
- * and gets its 401/403.
+ * Security headers (Helmet's set, computed once at start: a strict CSP: scripts only from the
+ * shop itself; the initial data is a JSON block, which CSP does not treat as script). Exported so
+ * the answers Fastify gives before any hook runs (a bad URL, a timed-out request) carry them too.
  */
-export async function registerSecurity(app: FastifyInstance, config: Config, options: { dev: boolean }): Promise<void> {
+export function securityHeaders(config: Config, options: { dev: boolean }): Record<string, string> {
   const ga = config.gaMeasurementId ? ['https://www.googletagmanager.com'] : [];
   const gaConnect = config.gaMeasurementId
     ? ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com']
@@ -36,30 +35,47 @@ export async function registerSecurity(app: FastifyInstance, config: Config, opt
     // Only over https: on plain http from another host it would blank the page.
     ...(config.secureCookies ? { 'upgrade-insecure-requests': [] } : {}),
   };
-  // Computed once: the same headers go on every response (no per-request policy building).
-  const headers: Record<string, string> = {
+  return {
     'content-security-policy': Object.entries(directives)
       .map(([name, values]) => [name, ...values].join(' '))
       .join('; '),
     'x-content-type-options': 'nosniff',
+    // A page's URL (a reset link's token, say) never reaches another site: they get the origin only.
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-frame-options': 'SAMEORIGIN',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     ...(config.secureCookies ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   };
+}
+
+/**
+ * The security headers on every response, and the CSRF check. The CSRF secret lives in its own
+ * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
+ * and gets its 401/403.
+ */
+export async function registerSecurity(
+  app: FastifyInstance,
+  config: Config,
+  headers: Record<string, string>,
+): Promise<void> {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
   });
+  // Private unless said otherwise: an answer that sets no Cache-Control of its own (API answers,
+  // errors, redirects) is kept by no browser or proxy. Public ones (the docs JSON, static files,
+  // blog, sitemap) set theirs; the catalog's POST answers are never reused by caches anyway.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
 
+  const cookies = shopCookies(config);
   await app.register(fastifyCsrf, {
-    cookieKey: CSRF_COOKIE,
+    cookieKey: cookies.csrf,
     cookieOpts: {
-      path: config.basePath || '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.secureCookies,
+      ...cookies.options,
       signed: false,
       maxAge: 60 * 60 * 24 * 365,
     },

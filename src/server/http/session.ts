@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/open.ts';
 import { sessions, users } from '../db/schema/accounts.ts';
+import { shopCookies } from './cookies.ts';
 import { AppError } from './errors.ts';
 
-export const SESSION_COOKIE = 'kitshop_session';
 const REMEMBER_DAYS = 30;
 const ABSOLUTE_HOURS = 12;
 const IDLE_HOURS = 2;
@@ -23,22 +23,20 @@ export function hashSessionToken(token: string): string {
  * `request.user()` resolves the signed-in user once per request, and only when asked.
  */
 export function registerSession(app: FastifyInstance, db: Database, config: Config): void {
-  const cookieBase = {
-    path: config.basePath || '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: config.secureCookies,
-  };
+  const { session: SESSION_COOKIE, options: cookieBase } = shopCookies(config);
 
+  app.decorateRequest('sessionToken', function (this: FastifyRequest): string | undefined {
+    return this.cookies[SESSION_COOKIE];
+  });
   app.decorateRequest('userPromise', null);
   app.decorateRequest('user', function (this: FastifyRequest): Promise<SessionUser | null> {
-    this.userPromise ??= findUser(db, this.cookies[SESSION_COOKIE]);
+    this.userPromise ??= findUser(db, this.sessionToken());
     return this.userPromise;
   });
 
   app.decorateReply('signIn', async function (this: FastifyReply, userId: number, remember: boolean): Promise<void> {
     // A new id at every sign-in; the session the browser held before ends.
-    const previous = this.request.cookies[SESSION_COOKIE];
+    const previous = this.request.sessionToken();
     if (previous) await db.delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(previous)));
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + (remember ? REMEMBER_DAYS * 86_400_000 : ABSOLUTE_HOURS * 3_600_000));
@@ -48,7 +46,7 @@ export function registerSession(app: FastifyInstance, db: Database, config: Conf
   });
 
   app.decorateReply('signOut', async function (this: FastifyReply): Promise<void> {
-    const token = this.request.cookies[SESSION_COOKIE];
+    const token = this.request.sessionToken();
     if (token) await db.delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(token)));
     this.clearCookie(SESSION_COOKIE, cookieBase);
     this.request.userPromise = Promise.resolve(null);
@@ -106,6 +104,8 @@ export async function requireUser(request: FastifyRequest): Promise<SessionUser>
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The session cookie's value, whatever the cookie is called on this shop (see shopCookies). */
+    sessionToken(): string | undefined;
     userPromise: Promise<SessionUser | null> | null;
     user(): Promise<SessionUser | null>;
   }

@@ -17,10 +17,30 @@ export function gtag(..._args: unknown[]): void {
   window.dataLayer.push(arguments);
 }
 
+/** Campaign tags, which the shop's own links carry for analytics. */
+const CAMPAIGN_PARAMS = new Set(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_id']);
+
+/**
+ * An address as analytics may see it: origin and path, and of the query only campaign tags. A
+ * reset or verification link's token and e-mail (and any other query, or fragment) stay out.
+ */
+export function analyticsUrl(href: string): string {
+  const url = new URL(href);
+  const kept = new URLSearchParams([...url.searchParams].filter(([name]) => CAMPAIGN_PARAMS.has(name)));
+  const query = kept.toString();
+  return `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
+}
+
+/** Google's script reports the address bar and the referrer by itself unless it is given these. */
+const pageAddress = () => ({
+  page_location: analyticsUrl(window.location.href),
+  ...(document.referrer ? { page_referrer: analyticsUrl(document.referrer) } : {}),
+});
+
 const id = clientConfig.gaMeasurementId;
 gtag('js', new Date());
 if (id) {
-  gtag('config', id, { send_page_view: false });
+  gtag('config', id, { send_page_view: false, ...pageAddress() });
   const script = document.createElement('script');
   script.async = true;
   script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`;
@@ -28,5 +48,8 @@ if (id) {
 }
 
 export function trackPageView(path: string, title: string): void {
-  gtag('event', 'page_view', { page_path: path, page_title: title, page_location: window.location.href });
+  const address = pageAddress();
+  // Every later event (a purchase, Google's own engagement events) reports this address too.
+  gtag('set', address);
+  gtag('event', 'page_view', { page_path: path, page_title: title, page_location: address.page_location });
 }

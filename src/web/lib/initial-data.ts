@@ -9,7 +9,12 @@ export type ClientConfig = {
   googleEnabled: boolean;
   /** How the checkout page opens its payment frame (Paddle.js, or the local sandbox card form). */
   payment: PaymentConfig;
+  /** A production shop on the sandbox provider: every page says that payments are not real. */
+  testPayments: boolean;
+  /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
+  cookies: CookieNames;
 };
+export type CookieNames = { session: string; csrf: string; oidc: string };
 export type PaymentConfig = {
   provider: 'sandbox' | 'paddle';
   clientToken: string | null;
@@ -33,6 +38,8 @@ const configDefaults: ClientConfig = {
   gaMeasurementId: null,
   googleEnabled: false,
   payment: { provider: 'sandbox', clientToken: null, environment: 'sandbox' },
+  testPayments: false,
+  cookies: { session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' },
 };
 /** The server's payment settings, each field checked; anything odd falls back to the sandbox default. */
 function readPayment(value: Partial<PaymentConfig> | undefined): PaymentConfig {
@@ -42,12 +49,20 @@ function readPayment(value: Partial<PaymentConfig> | undefined): PaymentConfig {
     environment: value?.environment === 'production' ? 'production' : 'sandbox',
   };
 }
+/** Each name as the server sent it, or the plain-http default. */
+function readCookies(value: Partial<CookieNames> | undefined): CookieNames {
+  const name = (key: keyof CookieNames) =>
+    typeof value?.[key] === 'string' && value[key] ? value[key] : configDefaults.cookies[key];
+  return { session: name('session'), csrf: name('csrf'), oidc: name('oidc') };
+}
 const readConfig = readJson<Partial<ClientConfig>>('client-config', configDefaults);
 export const clientConfig: ClientConfig = {
   ...configDefaults,
   ...readConfig,
   googleEnabled: readConfig.googleEnabled === true,
   payment: readPayment(readConfig.payment),
+  testPayments: readConfig.testPayments === true,
+  cookies: readCookies(readConfig.cookies),
 };
 
 /** A URL under the base path for the browser's own origin (never baseUrl's host). */

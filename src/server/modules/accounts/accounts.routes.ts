@@ -9,8 +9,9 @@ import {
   ReturnPathSchema,
   VerifyEmailQuerySchema,
 } from '../../../common/schemas/accounts.ts';
+import { shopCookies } from '../../http/cookies.ts';
 import { parseInput } from '../../http/errors.ts';
-import { requireUser, SESSION_COOKIE } from '../../http/session.ts';
+import { requireUser } from '../../http/session.ts';
 import type { GoogleSignIn } from '../../integrations/oidc/google.ts';
 import {
   type AccountsDeps,
@@ -73,11 +74,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
   app.post('/api/changePassword', async (request) => {
     const user = await requireUser(request);
     const input = parseInput(ChangePasswordSchema, request.body);
-    return { message: await changePassword(deps, user.id, input, request.cookies[SESSION_COOKIE]) };
+    return { message: await changePassword(deps, user.id, input, request.sessionToken()) };
   });
 }
 
-const OIDC_COOKIE = 'kitshop_oidc';
 const OidcStateSchema = z.object({
   state: z.string(),
   nonce: z.string(),
@@ -88,8 +88,9 @@ const OidcStateSchema = z.object({
 /** Google sign-in: a redirect carrying the return path out, and the callback that signs in. */
 export function registerGoogleRoutes(app: FastifyInstance, deps: AccountsDeps, google: GoogleSignIn): void {
   const { basePath, publicUrl, secureCookies } = deps.config;
+  const { oidc: OIDC_COOKIE, options: cookieOptions } = shopCookies(deps.config);
   const cookie = {
-    path: basePath || '/',
+    path: cookieOptions.path,
     httpOnly: true,
     sameSite: 'lax' as const,
     secure: secureCookies,

@@ -1,4 +1,5 @@
 import { Outlet, useNavigation } from 'react-router';
+import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
 import { useRouteChangeEffects } from '../page-type.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
@@ -13,6 +14,7 @@ export function RootLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <TestPaymentsBanner />
       <Header />
       <main id="main" className={navigation.state === 'loading' ? 'is-loading' : undefined}>
         <Outlet />

@@ -3,6 +3,7 @@ import { Link, Outlet, useNavigation } from 'react-router';
 import { FOOTER_YEAR } from '../../../common/constants.ts';
 import { SITE_NAME } from '../../../common/site.ts';
 import { useRouteChangeEffects } from '../../app/page-type.ts';
+import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
 
 /**
  * The sign-in and sign-up layout: a centred card under the logo (which links home), without the
@@ -14,29 +15,32 @@ export function AuthLayout() {
   useRouteChangeEffects();
 
   return (
-    <div className="auth-shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="auth-brand">
-        <Link to="/" className="brand" aria-label={`${SITE_NAME} home`}>
-          <span className="brand-mark" aria-hidden="true">
-            K
-          </span>
-          {SITE_NAME}
-        </Link>
-      </header>
-      <main id="main" className={navigation.state === 'loading' ? 'auth-main is-loading' : 'auth-main'}>
-        <div className="card auth-card">
-          <div className="card-body">
-            <Outlet />
+    <>
+      <TestPaymentsBanner />
+      <div className="auth-shell">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="auth-brand">
+          <Link to="/" className="brand" aria-label={`${SITE_NAME} home`}>
+            <span className="brand-mark" aria-hidden="true">
+              K
+            </span>
+            {SITE_NAME}
+          </Link>
+        </header>
+        <main id="main" className={navigation.state === 'loading' ? 'auth-main is-loading' : 'auth-main'}>
+          <div className="card auth-card">
+            <div className="card-body">
+              <Outlet />
+            </div>
           </div>
-        </div>
-      </main>
-      <footer className="auth-footer">
-        <Link to="/">Back to the shop</Link>
-        <span aria-hidden="true"> · </span>© {FOOTER_YEAR} {SITE_NAME}
-      </footer>
-    </div>
+        </main>
+        <footer className="auth-footer">
+          <Link to="/">Back to the shop</Link>
+          <span aria-hidden="true"> · </span>© {FOOTER_YEAR} {SITE_NAME}
+        </footer>
+      </div>
+    </>
   );
 }

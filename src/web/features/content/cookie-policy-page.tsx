@@ -2,9 +2,13 @@ import { Link } from 'react-router';
 import { SCREEN_TITLES } from '../../../common/site.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
 import { SupportEmail } from '../../components/support-email.tsx';
+import { clientConfig } from '../../lib/initial-data.ts';
 import { LegalLayout, type PageSection } from './legal-layout.tsx';
 
 export const COOKIE_TITLE = SCREEN_TITLES['/cookie-policy']!;
+/** The names this shop gives its cookies: the server's, so the policy names them as the browser shows them. */
+const { cookies } = clientConfig;
+const secure = cookies.session.startsWith('__Host-');
 
 const SECTIONS: PageSection[] = [
   {
@@ -36,20 +40,20 @@ const SECTIONS: PageSection[] = [
         <ul className="term-list">
           <li>
             <strong>
-              <code>kitshop_session</code> (cookie)
+              <code>{cookies.session}</code> (cookie)
             </strong>{' '}
             keeps you signed in. It ends when you close your browser, or after 30 days if you chose "Remember Me".
           </li>
           <li>
             <strong>
-              <code>kitshop_csrf</code> (cookie)
+              <code>{cookies.csrf}</code> (cookie)
             </strong>{' '}
             protects every form from cross-site request forgery, so that other websites cannot act in your name. It
             lasts one year.
           </li>
           <li>
             <strong>
-              <code>kitshop_oidc</code> (cookie)
+              <code>{cookies.oidc}</code> (cookie)
             </strong>{' '}
             is set only while you sign in with Google, to check that the answer comes from the sign-in you started. It
             lasts 10 minutes.
@@ -75,7 +79,16 @@ const SECTIONS: PageSection[] = [
             remembers the order being paid while the payment window is open. It is deleted when you close the tab.
           </li>
         </ul>
-        <p>The session and CSRF cookies cannot be read by scripts on the page and are only sent to Kitshop.</p>
+        <p>
+          The session and CSRF cookies cannot be read by scripts on the page and are only sent to Kitshop.
+          {secure ? (
+            <>
+              {' '}
+              Their names start with <code>__Host-</code>, which tells your browser to accept them only from this site
+              over a secure connection, so no other site can set or replace them.
+            </>
+          ) : null}
+        </p>
       </>
     ),
   },
