@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import GithubSlugger from 'github-slugger';
 import { Marked } from 'marked';
 
 // xss is CommonJS and Node's ESM loader cannot see all of its named exports.
@@ -53,6 +54,9 @@ const ALLOWED: Record<string, string[]> = {
   ul: [],
 };
 
+/** The ids github-slugger makes: lower-case letters of any script, digits, `_` and `-`. */
+const HEADING_ID = /^[\p{L}\p{M}\p{N}_-]+$/u;
+
 const SAFE_URL = /^(?:https?:|mailto:|\/|#|\.{0,2}\/|[a-z0-9-]+(?:\/|$))/i;
 
 const filter = new FilterXSS({
@@ -66,7 +70,7 @@ const filter = new FilterXSS({
       if (!SAFE_URL.test(trimmed) || /^\s*(?:javascript|data|vbscript):/i.test(trimmed)) return '';
     }
     if (name === 'class' && !/^language-[a-z0-9+-]+$/i.test(value)) return '';
-    if (name === 'id' && !/^[a-z0-9-]+$/.test(value)) return '';
+    if (name === 'id' && !HEADING_ID.test(value)) return '';
     if (name === 'target' && value !== '_blank') return '';
     if (name === 'rel') return 'noopener noreferrer';
     return defaultSafeAttrValue(tag, name, value, cssFilter);
@@ -77,21 +81,24 @@ export function sanitizeHtml(html: string): string {
   return filter.process(html);
 }
 
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
+/** A heading's text as a reader sees it: tags dropped, Marked's escapes undone. */
+function headingText(html: string): string {
+  return html
     .replace(/<[^>]*>/g, '')
-    .replace(/&[a-z]+;/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/&(?:quot|#39|lt|gt);/g, (entity) => ({ '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>' })[entity]!)
+    .replace(/&amp;/g, '&');
 }
+
+/** GitHub's heading ids, unique within one document (a repeated heading gets -1, -2, ...). */
+const slugger = new GithubSlugger();
 
 const markdown = new Marked({ gfm: true, async: false });
 markdown.use({
   renderer: {
     heading({ tokens, depth }) {
       const inner = this.parser.parseInline(tokens);
-      return `<h${depth} id="${slugify(inner)}">${inner}</h${depth}>\n`;
+      const id = slugger.slug(headingText(inner));
+      return `<h${depth}${id ? ` id="${id}"` : ''}>${inner}</h${depth}>\n`;
     },
     link({ href, title, tokens }) {
       const inner = this.parser.parseInline(tokens);
@@ -104,5 +111,6 @@ markdown.use({
 
 /** Markdown -> sanitised HTML, with ids on headings so pages can link to their sections. */
 export function renderMarkdown(source: string): string {
+  slugger.reset();
   return sanitizeHtml(markdown.parse(source) as string);
 }
