@@ -3,8 +3,8 @@ import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ProfileTab } from '../features/accounts/profile-tab.tsx';
 import { PurchasesTab } from '../features/library/purchases-tab.tsx';
+import { useTitleAndPageView } from '../lib/page-view.ts';
 import { setReturnPath } from '../lib/return-path.ts';
-import { usePageTitle } from './page-meta.ts';
 import { useCurrentUser } from './session.ts';
 
 export const USER_PANEL_TITLE = 'User Panel — Kitshop';
@@ -27,7 +27,7 @@ export function UserPanelPage() {
   const [params, setParams] = useSearchParams();
   const active = tabFrom(params.get('tab'));
   const tabRefs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
-  usePageTitle(user ? USER_PANEL_TITLE : undefined);
+  useTitleAndPageView(user ? USER_PANEL_TITLE : undefined);
 
   useEffect(() => {
     if (user) return;

@@ -1,9 +1,9 @@
 import './exit-page.scss';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { setCurrentUser } from '../../app/session.ts';
-import { useToast } from '../../app/toasts.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useLater } from './account-ui.tsx';
 import { signOut } from './accounts-api.ts';
 
@@ -16,7 +16,7 @@ const TOAST_MS = 5000;
  * the user, says so in a toast and goes home after 1 s. 'click here' goes home at once.
  */
 export function ExitPage() {
-  usePageTitle(EXIT_TITLE);
+  useTitleAndPageView(EXIT_TITLE);
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, forgotPassword } from './accounts-api.ts';
 
@@ -8,7 +8,7 @@ export const FORGOT_TITLE = 'Forgot Password — Kitshop';
 
 /** Asks for a reset link. The button waits for an address and is disabled while sending. */
 export function ForgotPasswordPage() {
-  usePageTitle(FORGOT_TITLE);
+  useTitleAndPageView(FORGOT_TITLE);
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { setCurrentUser } from '../../app/session.ts';
-import { useToast } from '../../app/toasts.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
@@ -25,7 +25,7 @@ const GOOGLE_FAILURES: Record<string, string> = {
  * after 500 ms, the visitor goes to the stored return path (then cleared) or the user panel.
  */
 export function LoginPage() {
-  usePageTitle(LOGIN_TITLE);
+  useTitleAndPageView(LOGIN_TITLE);
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
-import { useToast } from '../../app/toasts.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
@@ -17,7 +17,7 @@ const CHECK_EMAIL = 'Your account has been created. Please check your email to a
  * asking to activate the account from the e-mail, and after 1 s the return path (cleared) or home.
  */
 export function RegisterPage() {
-  usePageTitle(REGISTER_TITLE);
+  useTitleAndPageView(REGISTER_TITLE);
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, resetPassword } from './accounts-api.ts';
 
@@ -14,7 +14,7 @@ const MISSING_TOKEN = 'Reset token is missing. Please use the link from your ema
  * the button stays disabled and says why. Success clears the fields and offers the login form.
  */
 export function ResetPasswordPage() {
-  usePageTitle(RESET_TITLE);
+  useTitleAndPageView(RESET_TITLE);
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [email, setEmail] = useState(() => params.get('email') ?? '');

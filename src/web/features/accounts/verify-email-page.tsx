@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { VerifyEmailResponse } from '../../../common/schemas/accounts.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { setCurrentUser } from '../../app/session.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, verifyEmail } from './accounts-api.ts';
@@ -20,7 +20,7 @@ const hasId = (user: VerifyEmailResponse['user']): user is { id: number; name: s
  * outcome. A verified link signs the visitor in: they go to the stored return path or the cart.
  */
 export function VerifyEmailPage() {
-  usePageTitle(VERIFY_TITLE);
+  useTitleAndPageView(VERIFY_TITLE);
   const { search } = useLocation();
   const navigate = useNavigate();
   const [outcome, setOutcome] = useState<Outcome>({ state: 'loading' });

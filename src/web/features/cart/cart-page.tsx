@@ -3,11 +3,11 @@ import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatUsd } from '../../../common/money.ts';
 import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { Icon } from '../../components/icon.tsx';
 import type { CartLine } from '../../lib/cart/priced-cart.ts';
 import { alreadyPurchasedAmount, cartSubtotal, checkoutTotal, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { clearReturnPathIfAt } from '../../lib/return-path.ts';
 import { useCartLines } from './cart-api.ts';
 
@@ -108,7 +108,7 @@ function EmptyCart() {
  * and the sums without asking the server again.
  */
 export function CartPage() {
-  usePageTitle(CART_TITLE);
+  useTitleAndPageView(CART_TITLE);
   const cart = useCart();
   const { state, retry } = useCartLines();
   const headingRef = useRef<HTMLHeadingElement>(null);

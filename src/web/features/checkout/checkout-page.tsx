@@ -3,17 +3,17 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatUsd } from '../../../common/money.ts';
 import { SCREEN_TITLES } from '../../../common/site.ts';
-import { gtag } from '../../app/analytics.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { type CurrentUser, setCurrentUser, useCurrentUser } from '../../app/session.ts';
-import { useToast } from '../../app/toasts.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { gtag } from '../../lib/analytics.ts';
 import { ApiError } from '../../lib/api.ts';
 import { type CartLine, cartProductIds, fetchPricedCart, type PricedCart } from '../../lib/cart/priced-cart.ts';
 import { checkoutLinePrice, checkoutTotal, paymentItems, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
 import { appUrl } from '../../lib/initial-data.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { clearReturnPathIfAt, setReturnPath } from '../../lib/return-path.ts';
 import { type OrderSnapshot, purchaseEventParams, readSnapshot, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
 import { openPaymentFrame } from './payments/index.ts';
@@ -269,7 +269,7 @@ const isFramed = () => {
  * total is above 0: the thank-you screen, one purchase event and an emptied cart.
  */
 export function CheckoutPage() {
-  usePageTitle(CHECKOUT_TITLE);
+  useTitleAndPageView(CHECKOUT_TITLE);
   const [params] = useSearchParams();
   const returned = params.get('status') === 'success';
   const [framed] = useState(isFramed);

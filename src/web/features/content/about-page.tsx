@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { Icon } from '../../components/icon.tsx';
+import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
-import { LegalLayout, type PageSection } from './legal-layout.tsx';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 
 export const ABOUT_TITLE = SCREEN_TITLES['/about']!;
 
@@ -170,7 +170,7 @@ const SECTIONS: PageSection[] = [
 
 /** Who Kitshop is, what a kit contains, how kits are made, the licence in brief and how to reach us. */
 export function AboutPage() {
-  usePageTitle(ABOUT_TITLE);
+  useTitleAndPageView(ABOUT_TITLE);
   return (
     <LegalLayout
       eyebrow="Starter kits built by developers, for developers"

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
-import { LegalLayout, type PageSection } from './legal-layout.tsx';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 
 export const TERMS_TITLE = SCREEN_TITLES['/terms-and-conditions']!;
 
@@ -195,7 +195,7 @@ const SECTIONS: PageSection[] = [
 
 /** Accounts, purchases through the payment provider, the licence, refunds, use of the site, liability, law. */
 export function TermsPage() {
-  usePageTitle(TERMS_TITLE);
+  useTitleAndPageView(TERMS_TITLE);
   return (
     <LegalLayout
       title="Terms and Conditions"

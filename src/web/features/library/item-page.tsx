@@ -3,11 +3,11 @@ import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { setupGuideTitle } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError, apiPost } from '../../lib/api.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useCurrentSection } from '../../lib/use-current-section.ts';
 import { LicenceText } from './licence-text.tsx';
 
@@ -162,7 +162,7 @@ export function ItemPage() {
   const state = useItemDetail(sefId, attempt);
   const ready = state.status === 'ready';
   const current = useCurrentSection(GUIDE_IDS, ready);
-  usePageTitle(ready ? setupGuideTitle(state.item.title) : undefined);
+  useTitleAndPageView(ready ? setupGuideTitle(state.item.title) : undefined);
 
   useEffect(() => {
     if (state.status === 'refused') navigate('/', { replace: true });

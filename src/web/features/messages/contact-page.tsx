@@ -2,12 +2,12 @@ import './contact-page.scss';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
-import { useToast } from '../../app/toasts.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
+import { useToast } from '../../components/toasts.tsx';
 import { apiPost } from '../../lib/api.ts';
 import { clientConfig } from '../../lib/initial-data.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import {
   blankMessage,
   CONTACT_LIMITS,
@@ -164,7 +164,7 @@ const EXPECT = [
 export function ContactPage() {
   const { pathname } = useLocation();
   const support = /^\/support\/?$/.test(pathname);
-  usePageTitle(support ? SUPPORT_TITLE : CONTACT_TITLE);
+  useTitleAndPageView(support ? SUPPORT_TITLE : CONTACT_TITLE);
   return (
     <div className="contact-page">
       <header className="contact-hero">

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { useToast } from '../../app/toasts.tsx';
+import { useToast } from '../../components/toasts.tsx';
 import { CART_KEY, createCartStore, type LocalCart } from './cart-store.ts';
 
 export const cartStore = createCartStore(window.localStorage);

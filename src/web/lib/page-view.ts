@@ -9,7 +9,7 @@ let tracked: { key: string; page: string } | null = null;
  * route (a product page knows its title only after its kit has loaded). Moving to a #section of
  * the same page is not another page view.
  */
-export function usePageTitle(title: string | undefined): void {
+export function useTitleAndPageView(title: string | undefined): void {
   const location = useLocation();
   useEffect(() => {
     if (!title) return;
