@@ -1,3 +1,4 @@
+import { SCREEN_TITLES } from '../../common/site.ts';
 import './user-panel-page.scss';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -7,7 +8,7 @@ import { useTitleAndPageView } from '../lib/page-view.ts';
 import { setReturnPath } from '../lib/return-path.ts';
 import { useCurrentUser } from './session.ts';
 
-export const USER_PANEL_TITLE = 'User Panel — Kitshop';
+export const USER_PANEL_TITLE = SCREEN_TITLES['/user-panel']!;
 
 const TABS = [
   { id: 'purchases', label: 'Purchases' },

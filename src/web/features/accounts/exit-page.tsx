@@ -1,3 +1,4 @@
+import { SCREEN_TITLES } from '../../../common/site.ts';
 import './exit-page.scss';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -7,7 +8,7 @@ import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useLater } from './account-ui.tsx';
 import { signOut } from './accounts-api.ts';
 
-export const EXIT_TITLE = 'Signing Out — Kitshop';
+export const EXIT_TITLE = SCREEN_TITLES['/exit']!;
 const REDIRECT_MS = 1000;
 const TOAST_MS = 5000;
 

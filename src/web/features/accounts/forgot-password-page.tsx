@@ -1,10 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
+import { ForgotPasswordSchema } from '../../../common/schemas/accounts.ts';
+import { SCREEN_TITLES } from '../../../common/site.ts';
+import { checkForm } from '../../lib/form-check.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, forgotPassword } from './accounts-api.ts';
 
-export const FORGOT_TITLE = 'Forgot Password — Kitshop';
+export const FORGOT_TITLE = SCREEN_TITLES['/forgot-password']!;
 
 /** Asks for a reset link. The button waits for an address and is disabled while sending. */
 export function ForgotPasswordPage() {
@@ -17,11 +20,17 @@ export function ForgotPasswordPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || !email.trim()) return;
+    const check = checkForm(ForgotPasswordSchema, { email });
+    if (!check.ok) {
+      setSuccess(null);
+      setError(check.issues[0]!.message);
+      return;
+    }
     setBusy(true);
     setSuccess(null);
     setError(null);
     try {
-      await forgotPassword(email.trim());
+      await forgotPassword(check.data);
       setSuccess('A reset link has been sent.');
       setEmail('');
     } catch (failure) {

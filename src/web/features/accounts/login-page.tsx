@@ -1,15 +1,19 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { LoginSchema } from '../../../common/schemas/accounts.ts';
+import { SCREEN_TITLES } from '../../../common/site.ts';
 import { setCurrentUser } from '../../app/session.ts';
 import { useToast } from '../../components/toasts.tsx';
+import { checkForm } from '../../lib/form-check.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
 
-export const LOGIN_TITLE = 'Sign In — Kitshop';
+export const LOGIN_TITLE = SCREEN_TITLES['/login']!;
 const REDIRECT_MS = 500;
 const TOAST_MS = 5000;
+const REQUIRED = 'Email and Password fields are required.';
 
 /** Why Google sign-in sent the visitor back here (`/login?google=<reason>`). */
 const GOOGLE_FAILURES: Record<string, string> = {
@@ -20,7 +24,8 @@ const GOOGLE_FAILURES: Record<string, string> = {
 };
 
 /**
- * Sign in. Both fields are checked here (the spec's message, no request); the server's message
+ * Sign in. The fields are checked with the server's own schema (a missing one with the spec's
+ * message; either way no request); the server's message
  * for any refusal (422, 401, 403, 429) shows in a warning. On success the user is stored and,
  * after 500 ms, the visitor goes to the stored return path (then cleared) or the user panel.
  */
@@ -42,14 +47,15 @@ export function LoginPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (!email.trim() || !password) {
-      setWarning('Email and Password fields are required.');
+    const check = checkForm(LoginSchema, { email, password, remember });
+    if (!check.ok) {
+      setWarning(check.issues.some((i) => i.missing) ? REQUIRED : check.issues[0]!.message);
       return;
     }
     setWarning(null);
     setBusy(true);
     try {
-      const response = await login({ email: email.trim(), password, remember });
+      const response = await login(check.data);
       const user = { id: response.user.id, name: response.user.name ?? '' };
       toast({
         title: 'Login Successfull',

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
+import { PASSWORD_MIN, PASSWORDS_NOT_MATCHING } from '../../../common/constants.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { setReturnPath } from '../../lib/return-path.ts';
@@ -8,8 +9,8 @@ import { changePassword, errorMessage } from './accounts-api.ts';
 
 /**
  * The user panel's Profile tab: change the password. Both fields are required and must match
- * (checked here with the spec's messages); the 8-characters hint is advice, not a rule on this
- * page. A refusal shows the server's message, a failed connection a network message. The server
+ * (checked here with the spec's messages); the length hint is advice, not a rule on this page
+ * (so ChangePasswordSchema, which the server applies, is not run here). A refusal shows the server's message, a failed connection a network message. The server
  * answers 403 when the sign-in is not recent enough: then a link signs in again and comes back.
  */
 export function ProfileTab() {
@@ -31,7 +32,7 @@ export function ProfileTab() {
       return;
     }
     if (password !== confirmation) {
-      setWarning('Passwords are not matching.');
+      setWarning(PASSWORDS_NOT_MATCHING);
       return;
     }
     setWarning(null);
@@ -82,7 +83,7 @@ export function ProfileTab() {
             onChange={(e) => setPassword(e.target.value)}
           />
           <div id="profile-password-hint" className="form-text">
-            Use at least 8 characters, including a number and a symbol.
+            {`Use at least ${PASSWORD_MIN} characters, including a number and a symbol.`}
           </div>
         </div>
         <div className="mb-4">

@@ -1,12 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { PASSWORD_MIN } from '../../../common/constants.ts';
+import { RegisterSchema } from '../../../common/schemas/accounts.ts';
+import { SCREEN_TITLES } from '../../../common/site.ts';
 import { useToast } from '../../components/toasts.tsx';
+import { checkForm } from '../../lib/form-check.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
 
-export const REGISTER_TITLE = 'Sign Up — Kitshop';
+export const REGISTER_TITLE = SCREEN_TITLES['/register']!;
 const REDIRECT_MS = 1000;
 const TOAST_MS = 5000;
 const CHECK_EMAIL = 'Your account has been created. Please check your email to activate it.';
@@ -32,11 +36,20 @@ export function RegisterPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || success) return;
-    setMissing(!name.trim() || !email.trim() || !password ? 'All fields are required.' : null);
+    // A missing field: the spec's message, and the request is still sent. Any other problem the
+    // schema finds (a short password, a malformed address) is shown without a request.
+    const check = checkForm(RegisterSchema, { name, email, password });
+    const missing = !check.ok && check.issues.some((i) => i.missing);
+    if (!check.ok && !missing) {
+      setMissing(null);
+      setWarning(check.issues[0]!.message);
+      return;
+    }
+    setMissing(missing ? 'All fields are required.' : null);
     setWarning(null);
     setBusy(true);
     try {
-      const response = await register({ name: name.trim(), email: email.trim(), password });
+      const response = await register(check.ok ? check.data : { name: name.trim(), email: email.trim(), password });
       const message = response.message || CHECK_EMAIL;
       setMissing(null);
       setSuccess(message);
@@ -91,13 +104,13 @@ export function RegisterPage() {
             type="password"
             className="form-control"
             autoComplete="new-password"
-            placeholder="min 8 characters"
+            placeholder={`min ${PASSWORD_MIN} characters`}
             aria-describedby="register-password-hint"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
           <div id="register-password-hint" className="form-text">
-            Use at least 8 characters.
+            {`Use at least ${PASSWORD_MIN} characters.`}
           </div>
         </div>
         <p className="small text-body-secondary mb-4">

@@ -1,12 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { PASSWORD_MIN } from '../../../common/constants.ts';
+import { ResetPasswordSchema } from '../../../common/schemas/accounts.ts';
+import { SCREEN_TITLES } from '../../../common/site.ts';
+import { checkForm } from '../../lib/form-check.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, resetPassword } from './accounts-api.ts';
 
-export const RESET_TITLE = 'Reset Password — Kitshop';
-/** The shared password minimum (PASSWORD_MIN in common/schemas/accounts.ts, kept here without Zod). */
-const PASSWORD_MIN = 8;
+export const RESET_TITLE = SCREEN_TITLES['/reset-password']!;
 const MISSING_TOKEN = 'Reset token is missing. Please use the link from your email.';
 
 /**
@@ -32,15 +34,16 @@ export function ResetPasswordPage() {
       setError(MISSING_TOKEN);
       return;
     }
-    if (password !== confirmation) {
-      setError('Passwords are not matching.');
+    const check = checkForm(ResetPasswordSchema, { token, email, password, password_confirmation: confirmation });
+    if (!check.ok) {
+      setError(check.issues[0]!.message);
       return;
     }
     setBusy(true);
     setSuccess(null);
     setError(null);
     try {
-      await resetPassword({ token, email: email.trim(), password, password_confirmation: confirmation });
+      await resetPassword(check.data);
       setSuccess('Password updated. You can now log in.');
       setEmail('');
       setPassword('');
@@ -104,7 +107,7 @@ export function ResetPasswordPage() {
             </button>
           </div>
           <div id="reset-password-hint" className="form-text">
-            Minimum 8 characters.
+            {`Minimum ${PASSWORD_MIN} characters.`}
           </div>
         </div>
         <div className="mb-4">

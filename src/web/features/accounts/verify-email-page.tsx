@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { VerifyEmailResponse } from '../../../common/schemas/accounts.ts';
+import { SCREEN_TITLES } from '../../../common/site.ts';
 import { setCurrentUser } from '../../app/session.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, verifyEmail } from './accounts-api.ts';
 
-export const VERIFY_TITLE = 'Verify Email — Kitshop';
+export const VERIFY_TITLE = SCREEN_TITLES['/email/verify']!;
 
 type Outcome = { state: 'loading' } | { state: 'success'; message: string } | { state: 'failed'; message: string };
 
