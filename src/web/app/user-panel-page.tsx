@@ -1,14 +1,11 @@
-import { SCREEN_TITLES } from '../../common/site.ts';
 import './user-panel-page.scss';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ProfileTab } from '../features/accounts/profile-tab.tsx';
 import { PurchasesTab } from '../features/library/purchases-tab.tsx';
-import { useTitleAndPageView } from '../lib/page-view.ts';
+import { useScreenTitleAndPageView } from '../lib/page-view.ts';
 import { setReturnPath } from '../lib/return-path.ts';
 import { useCurrentUser } from './session.ts';
-
-export const USER_PANEL_TITLE = SCREEN_TITLES['/user-panel']!;
 
 const TABS = [
   { id: 'purchases', label: 'Purchases' },
@@ -28,7 +25,7 @@ export function UserPanelPage() {
   const [params, setParams] = useSearchParams();
   const active = tabFrom(params.get('tab'));
   const tabRefs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
-  useTitleAndPageView(user ? USER_PANEL_TITLE : undefined);
+  useScreenTitleAndPageView('/user-panel', Boolean(user));
 
   useEffect(() => {
     if (user) return;

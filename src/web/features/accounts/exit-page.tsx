@@ -1,14 +1,12 @@
-import { SCREEN_TITLES } from '../../../common/site.ts';
 import './exit-page.scss';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { setCurrentUser } from '../../app/session.ts';
 import { useToast } from '../../components/toasts.tsx';
-import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { useLater } from './account-ui.tsx';
 import { signOut } from './accounts-api.ts';
 
-export const EXIT_TITLE = SCREEN_TITLES['/exit']!;
 const REDIRECT_MS = 1000;
 const TOAST_MS = 5000;
 
@@ -17,7 +15,7 @@ const TOAST_MS = 5000;
  * the user, says so in a toast and goes home after 1 s. 'click here' goes home at once.
  */
 export function ExitPage() {
-  useTitleAndPageView(EXIT_TITLE);
+  useScreenTitleAndPageView('/exit');
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();

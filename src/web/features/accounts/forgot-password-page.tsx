@@ -1,17 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { ForgotPasswordSchema } from '../../../common/schemas/accounts.ts';
-import { SCREEN_TITLES } from '../../../common/site.ts';
 import { checkForm } from '../../lib/form-check.ts';
-import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, forgotPassword } from './accounts-api.ts';
 
-export const FORGOT_TITLE = SCREEN_TITLES['/forgot-password']!;
-
 /** Asks for a reset link. The button waits for an address and is disabled while sending. */
 export function ForgotPasswordPage() {
-  useTitleAndPageView(FORGOT_TITLE);
+  useScreenTitleAndPageView('/forgot-password');
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);

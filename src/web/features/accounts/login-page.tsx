@@ -1,16 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LoginSchema } from '../../../common/schemas/accounts.ts';
-import { SCREEN_TITLES } from '../../../common/site.ts';
 import { setCurrentUser } from '../../app/session.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { checkForm } from '../../lib/form-check.ts';
-import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
 
-export const LOGIN_TITLE = SCREEN_TITLES['/login']!;
 const REDIRECT_MS = 500;
 const TOAST_MS = 5000;
 const REQUIRED = 'Email and Password fields are required.';
@@ -30,7 +28,7 @@ const GOOGLE_FAILURES: Record<string, string> = {
  * after 500 ms, the visitor goes to the stored return path (then cleared) or the user panel.
  */
 export function LoginPage() {
-  useTitleAndPageView(LOGIN_TITLE);
+  useScreenTitleAndPageView('/login');
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();

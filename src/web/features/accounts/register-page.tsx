@@ -2,15 +2,13 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PASSWORD_MIN } from '../../../common/constants.ts';
 import { RegisterSchema } from '../../../common/schemas/accounts.ts';
-import { SCREEN_TITLES } from '../../../common/site.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { checkForm } from '../../lib/form-check.ts';
-import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
 
-export const REGISTER_TITLE = SCREEN_TITLES['/register']!;
 const REDIRECT_MS = 1000;
 const TOAST_MS = 5000;
 const CHECK_EMAIL = 'Your account has been created. Please check your email to activate it.';
@@ -21,7 +19,7 @@ const CHECK_EMAIL = 'Your account has been created. Please check your email to a
  * asking to activate the account from the e-mail, and after 1 s the return path (cleared) or home.
  */
 export function RegisterPage() {
-  useTitleAndPageView(REGISTER_TITLE);
+  useScreenTitleAndPageView('/register');
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();

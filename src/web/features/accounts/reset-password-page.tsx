@@ -2,13 +2,11 @@ import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PASSWORD_MIN } from '../../../common/constants.ts';
 import { ResetPasswordSchema } from '../../../common/schemas/accounts.ts';
-import { SCREEN_TITLES } from '../../../common/site.ts';
 import { checkForm } from '../../lib/form-check.ts';
-import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, resetPassword } from './accounts-api.ts';
 
-export const RESET_TITLE = SCREEN_TITLES['/reset-password']!;
 const MISSING_TOKEN = 'Reset token is missing. Please use the link from your email.';
 
 /**
@@ -16,7 +14,7 @@ const MISSING_TOKEN = 'Reset token is missing. Please use the link from your ema
  * the button stays disabled and says why. Success clears the fields and offers the login form.
  */
 export function ResetPasswordPage() {
-  useTitleAndPageView(RESET_TITLE);
+  useScreenTitleAndPageView('/reset-password');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [email, setEmail] = useState(() => params.get('email') ?? '');

@@ -1,14 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { VerifyEmailResponse } from '../../../common/schemas/accounts.ts';
-import { SCREEN_TITLES } from '../../../common/site.ts';
 import { setCurrentUser } from '../../app/session.ts';
-import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, verifyEmail } from './accounts-api.ts';
-
-export const VERIFY_TITLE = SCREEN_TITLES['/email/verify']!;
 
 type Outcome = { state: 'loading' } | { state: 'success'; message: string } | { state: 'failed'; message: string };
 
@@ -21,7 +18,7 @@ const hasId = (user: VerifyEmailResponse['user']): user is { id: number; name: s
  * outcome. A verified link signs the visitor in: they go to the stored return path or the cart.
  */
 export function VerifyEmailPage() {
-  useTitleAndPageView(VERIFY_TITLE);
+  useScreenTitleAndPageView('/email/verify');
   const { search } = useLocation();
   const navigate = useNavigate();
   const [outcome, setOutcome] = useState<Outcome>({ state: 'loading' });
