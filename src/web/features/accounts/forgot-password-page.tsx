@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ForgotPasswordSchema } from '../../../common/schemas/accounts.ts';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
-import { AccountCard, FormAlert } from './account-ui.tsx';
+import { AccountCard, Field, FormAlert } from './account-ui.tsx';
 import { errorMessage, forgotPassword } from './accounts-api.ts';
 
 /** Asks for a reset link. The button waits for an address and is disabled while sending. */
@@ -45,21 +45,17 @@ export function ForgotPasswordPage() {
       <FormAlert variant="success" messages={[success]} testId="forgot-success" />
       <FormAlert variant="danger" messages={[error]} testId="forgot-error" />
       <form onSubmit={submit}>
-        <div className="mb-4">
-          <label htmlFor="forgot-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="forgot-email"
-            type="email"
-            required
-            className="form-control"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <Field
+          id="forgot-email"
+          label="Email"
+          spacing="mb-4"
+          type="email"
+          required
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={email}
+          onChange={setEmail}
+        />
         <button type="submit" className="btn btn-primary w-100" disabled={busy || !email.trim()}>
           {busy ? 'Sending…' : 'Send Reset Link'}
         </button>

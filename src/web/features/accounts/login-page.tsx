@@ -6,7 +6,7 @@ import { useToast } from '../../components/toasts.tsx';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
-import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
+import { Field, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
 
 const REDIRECT_MS = 500;
@@ -74,38 +74,28 @@ export function LoginPage() {
       <p className="auth-lead">Welcome back. Sign in to reach your kits and downloads.</p>
       <FormAlert variant="warning" messages={[warning]} testId="login-warning" />
       <form noValidate onSubmit={submit}>
-        <div className="mb-3">
-          <label htmlFor="login-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="login-email"
-            type="email"
-            className="form-control"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="mb-3">
-          <div className="d-flex justify-content-between align-items-baseline">
-            <label htmlFor="login-password" className="form-label">
-              Password
-            </label>
+        <Field
+          id="login-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={email}
+          onChange={setEmail}
+        />
+        <Field
+          id="login-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          aside={
             <Link to="/forgot-password" className="small">
               Forgot your password?
             </Link>
-          </div>
-          <input
-            id="login-password"
-            type="password"
-            className="form-control"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+          }
+        />
         <div className="form-check mb-4">
           <input
             id="login-remember"

@@ -6,7 +6,7 @@ import { useToast } from '../../components/toasts.tsx';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
-import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
+import { Field, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
 
 const REDIRECT_MS = 1000;
@@ -66,51 +66,26 @@ export function RegisterPage() {
       <FormAlert variant="warning" messages={[missing, warning]} testId="register-warning" />
       <FormAlert variant="success" messages={[success]} testId="register-success" />
       <form noValidate onSubmit={submit}>
-        <div className="mb-3">
-          <label htmlFor="register-name" className="form-label">
-            Full Name
-          </label>
-          <input
-            id="register-name"
-            type="text"
-            className="form-control"
-            autoComplete="name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="mb-3">
-          <label htmlFor="register-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="register-email"
-            type="email"
-            className="form-control"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="mb-3">
-          <label htmlFor="register-password" className="form-label">
-            Password
-          </label>
-          <input
-            id="register-password"
-            type="password"
-            className="form-control"
-            autoComplete="new-password"
-            placeholder={`min ${PASSWORD_MIN} characters`}
-            aria-describedby="register-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <div id="register-password-hint" className="form-text">
-            {`Use at least ${PASSWORD_MIN} characters.`}
-          </div>
-        </div>
+        <Field id="register-name" label="Full Name" type="text" autoComplete="name" value={name} onChange={setName} />
+        <Field
+          id="register-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={email}
+          onChange={setEmail}
+        />
+        <Field
+          id="register-password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          placeholder={`min ${PASSWORD_MIN} characters`}
+          value={password}
+          onChange={setPassword}
+          hint={`Use at least ${PASSWORD_MIN} characters.`}
+        />
         <p className="small text-body-secondary mb-4">
           By signing up you agree to our <Link to="/terms-and-conditions">Terms and Conditions</Link> and{' '}
           <Link to="/privacy-policy">Privacy Policy</Link>.

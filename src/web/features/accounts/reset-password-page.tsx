@@ -4,7 +4,7 @@ import { PASSWORD_MIN } from '../../../common/constants.ts';
 import { ResetPasswordSchema } from '../../../common/schemas/accounts.ts';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
-import { AccountCard, FormAlert } from './account-ui.tsx';
+import { AccountCard, Field, FormAlert } from './account-ui.tsx';
 import { errorMessage, resetPassword } from './accounts-api.ts';
 
 const MISSING_TOKEN = 'Reset token is missing. Please use the link from your email.';
@@ -64,20 +64,15 @@ export function ResetPasswordPage() {
       )}
       <FormAlert variant="danger" messages={[error === MISSING_TOKEN ? null : error]} testId="reset-error" />
       <form onSubmit={submit}>
-        <div className="mb-3">
-          <label htmlFor="reset-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="reset-email"
-            type="email"
-            required
-            className="form-control"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <Field
+          id="reset-email"
+          label="Email"
+          type="email"
+          required
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+        />
         <div className="mb-3">
           <label htmlFor="reset-password" className="form-label">
             New Password
@@ -108,21 +103,17 @@ export function ResetPasswordPage() {
             {`Minimum ${PASSWORD_MIN} characters.`}
           </div>
         </div>
-        <div className="mb-4">
-          <label htmlFor="reset-confirmation" className="form-label">
-            Confirm New Password
-          </label>
-          <input
-            id="reset-confirmation"
-            type={type}
-            required
-            minLength={PASSWORD_MIN}
-            className="form-control"
-            autoComplete="new-password"
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
-          />
-        </div>
+        <Field
+          id="reset-confirmation"
+          label="Confirm New Password"
+          spacing="mb-4"
+          type={type}
+          required
+          minLength={PASSWORD_MIN}
+          autoComplete="new-password"
+          value={confirmation}
+          onChange={setConfirmation}
+        />
         <button type="submit" className="btn btn-primary w-100" disabled={!token || busy}>
           Reset Password
         </button>
