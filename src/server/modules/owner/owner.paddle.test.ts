@@ -187,7 +187,7 @@ describe('refunds with Paddle', () => {
     const res = await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked' });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/Refund pending/);
-    expect((seen[0]?.body as { items: unknown }).items).toEqual([
+    expect((seen[0]!.body as { items: unknown }).items).toEqual([
       { item_id: paid.data.details.line_items[0]!.id, type: 'full' },
     ]);
     expect((await owner.get('/api/admin/activity?limit=1')).json().items[0]).toEqual(before);
