@@ -197,20 +197,22 @@ export async function salesFigures(
     parts.push(liveDays(liveFrom, addDays(to, 1)));
     kitParts.push(sql`SELECT kit_id, units, gross_cents FROM (${liveKitDays(liveFrom, addDays(to, 1))}) l`);
   }
-  const { rows } = await db.execute<{
-    day: string;
-    gross_cents: number;
-    refunds_cents: number;
-    orders: number;
-    checkouts: number;
-  }>(sql`SELECT day::text AS day, gross_cents, refunds_cents, orders, checkouts
+  const [{ rows }, kits] = await Promise.all([
+    db.execute<{
+      day: string;
+      gross_cents: number;
+      refunds_cents: number;
+      orders: number;
+      checkouts: number;
+    }>(sql`SELECT day::text AS day, gross_cents, refunds_cents, orders, checkouts
            FROM (${sql.join(
              parts.map((part) => sql`(${part})`),
              sql` UNION ALL `,
-           )}) x ORDER BY day`);
-  const kits = await db.execute<KitSales>(sql`
+           )}) x ORDER BY day`),
+    db.execute<KitSales>(sql`
     SELECT kit_id, sum(units)::int AS units, sum(gross_cents)::bigint::float8 AS gross_cents
-      FROM (${sql.join(kitParts, sql` UNION ALL `)}) k GROUP BY kit_id ORDER BY 3 DESC, kit_id`);
+      FROM (${sql.join(kitParts, sql` UNION ALL `)}) k GROUP BY kit_id ORDER BY 3 DESC, kit_id`),
+  ]);
   return {
     days: rows.map((r) => ({
       date: r.day,

@@ -18,13 +18,11 @@ async function storedOwnerEmails(db: Reader): Promise<string[]> {
 
 /** The signed-in user as an owner: a verified account whose e-mail is in OWNER_EMAILS or the owners table. */
 export async function findOwner(db: Reader, config: Config, userId: number): Promise<Owner | null> {
-  const account = await accountOf(db, userId);
+  // Both at once (the owners table is small): one round trip on every owner call.
+  const [account, stored] = await Promise.all([accountOf(db, userId), storedOwnerEmails(db)]);
   if (!account?.verified) return null;
   const email = normalise(account.email);
-  if (!config.ownerEmails.includes(email)) {
-    const { rows } = await db.execute(sql`SELECT 1 FROM owners WHERE email = ${email}`);
-    if (rows.length === 0) return null;
-  }
+  if (!config.ownerEmails.includes(email) && !stored.includes(email)) return null;
   return { id: account.id, email: account.email, name: account.name };
 }
 
