@@ -47,3 +47,25 @@ export const kits = pgTable(
     index('kits_active_position_idx').on(t.position).where(sql`${t.active}`),
   ],
 );
+
+/** Every imported version of a kit's archive; the newest is what owners download. Older ones are kept. */
+export const kitVersions = pgTable(
+  'kit_versions',
+  {
+    id: serial('id').primaryKey(),
+    kitId: integer('kit_id')
+      .notNull()
+      .references(() => kits.id),
+    version: text('version').notNull(),
+    releasedOn: text('released_on').notNull(),
+    changelog: text('changelog').notNull(),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('kit_versions_kit_version_key').on(t.kitId, t.version),
+    index('kit_versions_kit_created_idx').on(t.kitId, t.createdAt),
+  ],
+);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
-import { kits } from './catalog.ts';
+import { kits, kitVersions } from './catalog.ts';
 
 /** What a user owns: one row per user and kit; a refund sets revoked_at. */
 export const entitlements = pgTable(
@@ -24,28 +24,6 @@ export const entitlements = pgTable(
     index('entitlements_active_user_idx').on(t.userId).where(sql`${t.revokedAt} IS NULL`),
     // A kit's owners, told about its new versions.
     index('entitlements_active_kit_idx').on(t.kitId).where(sql`${t.revokedAt} IS NULL`),
-  ],
-);
-
-/** Every imported version of a kit's archive; the newest is what owners download. Older ones are kept. */
-export const kitVersions = pgTable(
-  'kit_versions',
-  {
-    id: serial('id').primaryKey(),
-    kitId: integer('kit_id')
-      .notNull()
-      .references(() => kits.id),
-    version: text('version').notNull(),
-    releasedOn: text('released_on').notNull(),
-    changelog: text('changelog').notNull(),
-    storageKey: text('storage_key').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    sha256: text('sha256').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('kit_versions_kit_version_key').on(t.kitId, t.version),
-    index('kit_versions_kit_created_idx').on(t.kitId, t.createdAt),
   ],
 );
 

@@ -5,13 +5,13 @@ import { sql } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import type { z } from 'zod';
 import type { Database } from '../../db/open.ts';
-import { type KitDetails, type KitDocPage, kits } from '../../db/schema/catalog.ts';
-import { kitVersions } from '../../db/schema/library.ts';
+import { type KitDetails, type KitDocPage, kits, kitVersions } from '../../db/schema/catalog.ts';
 import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
 import { kitUpdateMail, type MailContext } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { renderMarkdown, sanitizeHtml } from '../../lib/html.ts';
-import { kitOwners } from '../library/library.service.ts';
+import { findContacts } from '../accounts/accounts.service.ts';
+import { kitOwnerIds } from '../library/library.service.ts';
 import { DetailsFileSchema, KitFileSchema, SEF_ID_PATTERN } from './catalog.content.ts';
 import { CATALOG_CHANNEL } from './catalog.service.ts';
 
@@ -275,7 +275,7 @@ async function recordVersion(
     .onConflictDoNothing()
     .returning({ id: kitVersions.id });
   if (inserted.length === 0 || !notify) return;
-  const owners = await kitOwners(tx, kitId);
+  const owners = await findContacts(tx, await kitOwnerIds(tx, kitId));
   if (owners.length === 0) return;
   const update = { title: notify.title, version: release.version, changelog: release.changelog };
   await enqueueMailQuery(

@@ -158,6 +158,17 @@ describe('versions', () => {
     expect((await owner.post('/api/purchases')).json().items[0].updated).toBe(false);
   });
 
+  it("keeps a kit that left the catalog in its owner's purchases, item page and downloads", async () => {
+    await t.pool.query('UPDATE kits SET active = false WHERE id = $1', [alpha.id]);
+    try {
+      expect((await owner.post('/api/purchases')).json().items).toMatchObject([{ id: alpha.id, version: '1.2.0' }]);
+      expect((await owner.post('/api/item/alpha-kit')).json()).toMatchObject({ title: 'Alpha Kit' });
+      expect((await owner.get(`/download/${alpha.id}`)).statusCode).toBe(200);
+    } finally {
+      await t.pool.query('UPDATE kits SET active = true WHERE id = $1', [alpha.id]);
+    }
+  });
+
   it('stops downloads of a refunded kit', async () => {
     await t.pool.query('UPDATE entitlements SET revoked_at = now() WHERE user_id = $1', [ownerId]);
     expect((await owner.get(`/download/${alpha.id}`)).statusCode).toBe(403);

@@ -10,6 +10,7 @@ import {
   type ReceivedEvent,
   readPaddleEvent,
 } from '../../integrations/payments/events.ts';
+import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -111,8 +112,7 @@ type LockedOrder = {
   currency: string;
   total_cents: number;
   transaction_id: string | null;
-  buyer_name: string;
-  buyer_email: string;
+  buyer: Contact;
   items: { id: number; kitId: number; title: string; priceCents: number; paddlePriceId: string }[] | null;
   /** The order's kits the buyer owns already (another order paid for them meanwhile). */
   owned: number[];
@@ -193,14 +193,14 @@ async function lockOrders(tx: Tx, todo: Incoming[]) {
   if (publicIds.length === 0) return { orders, waiting };
   const { rows } = await tx.execute<LockedOrder & { waiting: string[] | null }>(sql`
     SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id,
-           u.name AS buyer_name, u.email AS buyer_email,
+           ${contactSql(sql`o.user_id`)} AS buyer,
            (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
                    'priceCents', i.price_cents, 'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
               FROM order_items i WHERE i.order_id = o.id) AS items,
            ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned,
            (SELECT array_agg(DISTINCT p.transaction_id) FROM payment_events p
              WHERE p.outcome = 'waiting' AND p.transaction_id = ANY(${sql.param(transactionIds)}::text[])) AS waiting
-      FROM orders o JOIN users u ON u.id = o.user_id
+      FROM orders o
      WHERE o.public_id = ANY(${sql.param(publicIds)}::text[])
      ORDER BY o.id
        FOR UPDATE OF o`);
@@ -277,11 +277,7 @@ function decide(
       effects.grants.push({ userId: order.user_id, kitId: item.kitId, source: order.public_id });
   }
   effects.mails.push(
-    orderConfirmationMail(
-      config,
-      { name: order.buyer_name, email: order.buyer_email },
-      { publicId: order.public_id, items, totalCents: order.total_cents },
-    ),
+    orderConfirmationMail(config, order.buyer, { publicId: order.public_id, items, totalCents: order.total_cents }),
   );
   const twice = paidTwice.length > 0 ? ` Already owned, paid twice: ${paidTwice.map((i) => i.title).join(', ')}.` : '';
   return { outcome: 'fulfilled', detail: `Order ${order.public_id} paid.${twice}`, transactionId: event.transactionId };

@@ -3,8 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { centsToDollars } from '../../../common/money.ts';
 import type { CartResponse } from '../../../common/schemas/orders.ts';
 import type { Database } from '../../db/open.ts';
-import { users } from '../../db/schema/accounts.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
+import { findEmail } from '../accounts/accounts.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { ownedKitIds } from '../library/library.service.ts';
 
@@ -42,9 +42,9 @@ export async function priceCart(
   }));
   if (!checkout || !user) return { items, order_id: null, email: null };
 
-  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
+  const email = await findEmail(db, user.id);
   const toPay = entries.filter(({ kit }) => !owned.has(kit.id)).map((e) => e.kit);
-  if (toPay.length === 0) return { items, order_id: null, email: account?.email ?? null };
+  if (toPay.length === 0) return { items, order_id: null, email };
   const itemsKey = toPay
     .map((k) => k.id)
     .sort((a, b) => a - b)
@@ -74,5 +74,5 @@ export async function priceCart(
     );
     return publicId;
   });
-  return { items, order_id: orderId, email: account?.email ?? null };
+  return { items, order_id: orderId, email };
 }
