@@ -2,7 +2,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import { openStorage } from './integrations/storage/storage.ts';
-import { CatalogContentError, importCatalog } from './modules/catalog/catalog.import.ts';
+import { importCatalog } from './modules/catalog/catalog.import.ts';
+import { CatalogContentError } from './modules/catalog/catalog.read.ts';
 import { activeSubscribers, latestMessages } from './modules/messages/messages.service.ts';
 
 const USAGE = `Usage:

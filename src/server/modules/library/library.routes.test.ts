@@ -8,7 +8,8 @@ import { grantKits } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { createLocalStorage } from '../../integrations/storage/storage.ts';
-import { buildArchive, importCatalog } from '../catalog/catalog.import.ts';
+import { importCatalog } from '../catalog/catalog.import.ts';
+import { buildArchive } from '../catalog/catalog.read.ts';
 import { parseRange } from './library.routes.ts';
 
 let t: TestApp;

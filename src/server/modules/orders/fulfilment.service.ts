@@ -10,6 +10,7 @@ import {
   type ReceivedEvent,
   readPaddleEvent,
 } from '../../integrations/payments/events.ts';
+import { createBatchQueue } from '../../lib/batch-queue.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 
@@ -51,55 +52,16 @@ async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unk
 }
 
 /**
- * Payment events as they arrive. Completed payments are applied in groups: one transaction of five
- * round trips for a whole group instead of nine for each, since a burst of webhooks is bound by
- * those round trips. A lone event starts at once; while two groups are being applied, the events
- * that arrive meanwhile wait and form the next one. A group that fails is tried again one event at
- * a time, so one bad event never fails the others. Other events (refunds, the rest) are applied
- * one by one.
+ * Payment events as they arrive. Completed payments are applied in groups (`createBatchQueue`): one
+ * transaction of five round trips for a whole group instead of nine for each, since a burst of
+ * webhooks is bound by those round trips. Other events (refunds, the rest) are applied one by one.
  */
 export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, maxInFlight: 2 }) {
-  type Waiting = { item: Incoming; resolve: (outcome: Outcome) => void; reject: (error: unknown) => void };
-  const waiting: Waiting[] = [];
-  let inFlight = 0;
-  let scheduled = false;
-
-  const settle = (group: Waiting[]) =>
-    applyCompletedEvents(
-      deps,
-      group.map((w) => w.item),
-    ).then((outcomes) => {
-      for (const [i, w] of group.entries()) w.resolve(outcomes[i]!);
-    });
-
-  const run = async (group: Waiting[]) => {
-    try {
-      await settle(group);
-    } catch (error) {
-      if (group.length === 1) return group[0]!.reject(error);
-      await Promise.all(group.map((w) => settle([w]).catch(w.reject)));
-    }
-  };
-  const pump = () => {
-    scheduled = false;
-    while (waiting.length > 0 && inFlight < limits.maxInFlight) {
-      inFlight++;
-      void run(waiting.splice(0, limits.maxBatch)).finally(() => {
-        inFlight--;
-        pump();
-      });
-    }
-  };
+  const completed = createBatchQueue((group: Incoming[]) => applyCompletedEvents(deps, group), limits);
   return {
     apply(received: ReceivedEvent, payload: unknown): Promise<Outcome> {
       if (!isCompleted(received)) return applyOtherEvent(deps, received, payload);
-      return new Promise((resolve, reject) => {
-        waiting.push({ item: { received, payload }, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(pump);
-        }
-      });
+      return completed.push({ received, payload });
     },
   };
 }

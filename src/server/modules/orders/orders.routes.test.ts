@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
@@ -453,6 +454,22 @@ describe('payment events that arrive together', () => {
 });
 
 describe('sandbox checkout', () => {
+  it('serves the stylesheet and script the page links to, from their own files', async () => {
+    const { browser } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[1]!.id]);
+    const page = (await browser.get(`/sandbox/checkout?order_id=${order_id}`)).body;
+    for (const [file, type] of [
+      ['checkout.css', 'text/css'],
+      ['checkout.js', 'text/javascript'],
+    ] as const) {
+      expect(page).toContain(`/sandbox/${file}"`);
+      const res = await browser.get(`/sandbox/${file}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain(type);
+      expect(res.body).toBe(readFileSync(new URL(`./sandbox/${file}`, import.meta.url), 'utf8'));
+    }
+  });
+
   it('shows the test card form inside the frame and pays through the webhook', async () => {
     const { browser, user } = await buyer();
     const { order_id } = await orderFor(browser, [kits[1]!.id]);
