@@ -37,7 +37,7 @@ async function main(command: string | undefined, sub: string | undefined): Promi
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(config.dataDir, { info: (m) => console.error(m), error: (m) => console.error(m) });
-  const pool = openPool(config.databaseUrl ?? embedded!.url, 2);
+  const pool = openPool(config.databaseUrl ?? embedded!.url, { log: console, max: 2 });
   try {
     await migrateDatabase(pool);
     const db = openDatabase(pool);
