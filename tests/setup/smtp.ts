@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { createSmtpMailer } from '../../src/server/integrations/mail/mailer.ts';
+import { freePort } from '../../src/server/lib/free-port.ts';
 
 export type ReceivedMail = { to: string[]; raw: string };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 /** Decodes a mail's quoted-printable soft line breaks and escapes, enough to read its links. */
 export function decodeQuotedPrintable(raw: string): string {
@@ -57,4 +48,12 @@ export async function startSmtpServer(options: { port?: number; onMail?: (mail: 
     start,
     stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
   };
+}
+
+/** A real SMTP server that is down for now (start it again to end the outage), and a mailer that sends to it. */
+export async function startSmtpOutage() {
+  const smtp = await startSmtpServer();
+  const mailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
+  await smtp.stop();
+  return { smtp, mailer };
 }

@@ -1,23 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from './accounts.ts';
-import { kits, kitVersions } from './catalog.ts';
+import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { userIdColumn } from './accounts.ts';
+import { kitIdColumn, kitVersions } from './catalog.ts';
+import { createdAt, timestamptz } from './columns.ts';
 
 /** What a user owns: one row per user and kit; a refund sets revoked_at. */
 export const entitlements = pgTable(
   'entitlements',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kitId: integer('kit_id')
-      .notNull()
-      .references(() => kits.id),
+    userId: userIdColumn({ onDelete: 'cascade' }),
+    kitId: kitIdColumn(),
     /** Where it came from: an order id, or 'grant' for a manual grant. */
     source: text('source').notNull(),
-    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    grantedAt: timestamptz('granted_at').notNull().defaultNow(),
+    revokedAt: timestamptz('revoked_at'),
   },
   (t) => [
     uniqueIndex('entitlements_user_kit_key').on(t.userId, t.kitId),
@@ -32,17 +29,13 @@ export const downloads = pgTable(
   'downloads',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kitId: integer('kit_id')
-      .notNull()
-      .references(() => kits.id),
+    userId: userIdColumn({ onDelete: 'cascade' }),
+    kitId: kitIdColumn(),
     versionId: integer('version_id')
       .notNull()
       .references(() => kitVersions.id),
     ip: text('ip'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('downloads_user_kit_idx').on(t.userId, t.kitId, t.createdAt)],
 );

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantKits } from '../../../../tests/factories/users.ts';
-import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
+import { type Client, createClient, signedInClient, signedInOwner } from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { createLocalStorage } from '../../integrations/storage/storage.ts';
 import { importCatalog } from '../catalog/catalog.import.ts';
@@ -19,12 +18,10 @@ let ownerId: number;
 
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
-  alpha = (await t.pool.query("SELECT id, sef_id FROM kits WHERE sef_id = 'alpha-kit'")).rows[0];
-  const signedIn = await signedInClient(t.app, t.pool, { name: 'Owner' });
-  const user = signedIn.user;
-  ownerId = user.id;
+  const signedIn = await signedInOwner(t.app, t.pool, 'alpha-kit');
+  alpha = signedIn.kit;
+  ownerId = signedIn.user.id;
   owner = signedIn.client;
-  await grantKits(t.pool, user.id, [alpha.id]);
 });
 afterAll(() => t.close());
 

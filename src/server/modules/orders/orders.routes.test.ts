@@ -88,25 +88,16 @@ describe('POST /api/cart', () => {
       price: 1,
     });
     expect(res.statusCode).toBe(200);
+    const line = (kit: (typeof kits)[number], title: string, price: number) => ({
+      id: kit.id,
+      title,
+      spot: expect.any(String),
+      price,
+      purchased: false,
+      paddle_id: kit.paddle_price_id,
+    });
     expect(res.json()).toEqual({
-      items: [
-        {
-          id: kits[0]!.id,
-          title: 'Alpha Kit',
-          spot: expect.any(String),
-          price: 49,
-          purchased: false,
-          paddle_id: kits[0]!.paddle_price_id,
-        },
-        {
-          id: kits[1]!.id,
-          title: 'Beta Kit',
-          spot: expect.any(String),
-          price: 19.5,
-          purchased: false,
-          paddle_id: kits[1]!.paddle_price_id,
-        },
-      ],
+      items: [line(kits[0]!, 'Alpha Kit', 49), line(kits[1]!, 'Beta Kit', 19.5)],
       order_id: null,
       email: null,
     });
