@@ -17,8 +17,11 @@ export function openPool(url: string, options: { log: PoolLog; max?: number }): 
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, idleTimeoutMillis: 30_000 });
   // An idle client that loses its server (a restart, a fail-over, a killed backend) must not crash
   // the process: the pool drops it and the next query connects anew. It is logged, not swallowed,
-  // so a database that keeps dropping connections shows in the log.
-  pool.on('error', (err) => options.log.warn({ err }, 'database: an idle connection failed and was dropped'));
+  // so a database that keeps dropping connections shows in the log. Once the pool is ending, its
+  // connections are closing anyway (pool.end() resolves before their sockets have): not worth a line.
+  pool.on('error', (err) => {
+    if (!pool.ending) options.log.warn({ err }, 'database: an idle connection failed and was dropped');
+  });
   return pool;
 }
 
