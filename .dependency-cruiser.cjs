@@ -55,6 +55,14 @@ module.exports = {
       to: { path: '^src/server/modules/' },
     },
     {
+      name: 'features-beside-the-shell',
+      comment:
+        'The page shell serves the single-page app and is composed in app.ts; a feature never imports it (shared helpers live in lib/).',
+      severity: 'error',
+      from: { path: '^src/server/modules/' },
+      to: { path: '^src/server/http/page-shell\\.ts$' },
+    },
+    {
       name: 'web-features-apart',
       comment:
         'A web feature never imports another; shared UI lives in components/, shared code in lib/, composition in app/.',

@@ -4,10 +4,11 @@
  * A benchmark, not a test: it prints one Markdown table and exits 0 even when targets are missed.
  * Everything runs on 127.0.0.1; every child process is stopped and every temp folder removed.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { buildIsStale } from '../scripts/start.mjs';
 import { analyseBundle, type BundleFigures } from './lib/bundle.ts';
 import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
@@ -63,24 +64,6 @@ function errorRow(figure: string, target: string, error: unknown) {
   const message = (error as Error)?.message ?? String(error);
   console.error(`bench: ${figure}: ${message}`);
   rows.push({ figure, target, measured: `error: ${message.split('\n')[0]}`, ok: false });
-}
-
-/** Same rule as scripts/start.mjs: is any source newer than dist/.build-stamp? */
-function buildIsStale(): boolean {
-  const stamp = path.join(ROOT, 'dist/.build-stamp');
-  if (!existsSync(stamp)) return true;
-  const built = statSync(stamp).mtimeMs;
-  const newest = (target: string): number => {
-    const stat = statSync(target, { throwIfNoEntry: false });
-    if (!stat) return 0;
-    if (!stat.isDirectory()) return stat.mtimeMs;
-    let max = stat.mtimeMs;
-    for (const name of readdirSync(target)) max = Math.max(max, newest(path.join(target, name)));
-    return max;
-  };
-  return ['src', 'package.json', 'vite.config.ts', 'tsconfig.json', 'tsconfig.server.json'].some(
-    (source) => newest(path.join(ROOT, source)) > built,
-  );
 }
 
 /** dist/.build-stamp's text: another build replacing dist/ mid-run changes it. */

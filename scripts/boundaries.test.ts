@@ -63,11 +63,13 @@ describe('boundary rules', () => {
       'src/server/http/x.ts',
       "import type { pay } from '../modules/orders/orders.service.ts';",
     ],
+    ['features-beside-the-shell', 'src/server/modules/orders/x.ts', "import '../../http/page-shell.ts';"],
     ['web-features-apart', 'src/web/features/checkout/x.tsx', "import { CartPage } from '../cart/cart-page.tsx';"],
     ['web-shared-below-app', 'src/web/lib/x.ts', "import { toast } from '../app/toasts.tsx';"],
   ])('%s fails lint when broken', async (rule, file, line) => {
     const files: Record<string, string> = { ...allowed, [file]: `${line}\nexport const probe = 1;\n` };
     if (rule === 'features-through-services') files['src/server/modules/library/library.routes.ts'] = 'export {};\n';
+    if (rule === 'features-beside-the-shell') files['src/server/http/page-shell.ts'] = 'export {};\n';
     const output = await cruise(tree(rule, files));
     expect(output).toContain('FAILED');
     expect(output).toContain(`error ${rule}: ${file}`);

@@ -1,5 +1,5 @@
 // Builds the web app (Vite -> dist/web, then pre-compressed .br/.gz beside each text asset) and
-// the server (tsc -> dist/node, plus its SQL migrations). `npm start` runs it when the build is stale.
+// the server (tsc -> dist/node, plus its files that are not TypeScript). `npm start` runs it when the build is stale.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,8 +12,11 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(bin('vite'), ['build', '--logLevel', 'warn']);
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);
-cpSync(path.join(root, 'src/server/db/migrations'), path.join(root, 'dist/node/server/db/migrations'), {
+// tsc emits only JavaScript: every other file of the server (SQL migrations, the sandbox page's
+// stylesheet and script) is copied beside it.
+cpSync(path.join(root, 'src/server'), path.join(root, 'dist/node/server'), {
   recursive: true,
+  filter: (source) => statSync(source).isDirectory() || !source.endsWith('.ts'),
 });
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|xml|map)$/;

@@ -22,7 +22,8 @@ import type { BlogPost } from './modules/content/blog.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
-import { registerOrderRoutes, registerSandboxRoutes } from './modules/orders/orders.routes.ts';
+import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
+import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
 import { ownerAddresses } from './modules/owner/owner.service.ts';
 

@@ -2,7 +2,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import { openStorage } from './integrations/storage/storage.ts';
-import { CatalogContentError, importCatalog } from './modules/catalog/catalog.import.ts';
+import { importCatalog } from './modules/catalog/catalog.import.ts';
+import { CatalogContentError } from './modules/catalog/catalog.read.ts';
 import { activeSubscribers, latestMessages } from './modules/messages/messages.service.ts';
 import { addOwner, listOwners, removeOwner } from './modules/owner/owner.service.ts';
 import { DEMO_PASSWORD, parseSeedArgs, seedDemoSales } from './seed.ts';
@@ -51,7 +52,7 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(config.dataDir, { info: (m) => console.error(m), error: (m) => console.error(m) });
-  const pool = openPool(config.databaseUrl ?? embedded!.url, 2);
+  const pool = openPool(config.databaseUrl ?? embedded!.url, { log: console, max: 2 });
   try {
     await migrateDatabase(pool);
     const db = openDatabase(pool);

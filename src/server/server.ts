@@ -108,7 +108,7 @@ export async function startServer(
         info: (m) => log.info(m),
         error: (m) => log.error(m),
       });
-  const pool = openPool(config.databaseUrl ?? embedded!.url);
+  const pool = openPool(config.databaseUrl ?? embedded!.url, { log });
   try {
     await migrateDatabase(pool);
     const db = openDatabase(pool);

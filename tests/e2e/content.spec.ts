@@ -1,15 +1,5 @@
+import { CONTACT_TOPICS } from '../../src/common/constants.ts';
 import { expect, readEmail, test } from './fixtures.ts';
-
-const TOPICS = [
-  'Pre-sales (pricing, license, usage)',
-  'Product support (installed kit)',
-  'Bug report',
-  'Feature request',
-  'Billing or refund',
-  'Documentation issue',
-  'Partnership / affiliate',
-  'Other',
-];
 
 test.describe('contact', () => {
   for (const path of ['/contact', '/support']) {
@@ -18,8 +8,10 @@ test.describe('contact', () => {
       const main = page.locator('main');
       const topic = main.getByLabel('Topic');
       await expect(main.getByRole('button', { name: 'Send Message' })).toBeVisible();
-      const options = (await topic.locator('option').allTextContents()).filter((o) => TOPICS.includes(o));
-      expect(options).toEqual(TOPICS);
+      const options = (await topic.locator('option').allTextContents()).filter((o) =>
+        (CONTACT_TOPICS as readonly string[]).includes(o),
+      );
+      expect(options).toEqual(CONTACT_TOPICS);
       await expect(main.getByLabel('Email')).toHaveAttribute('type', 'email');
       for (const label of ['Topic', 'Name', 'Email', 'Message'])
         await expect(main.getByLabel(label)).toHaveAttribute('required', '');

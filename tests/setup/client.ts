@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type pg from 'pg';
-import { createUser, type UserOverrides } from '../factories/users.ts';
+import { createUser, grantKits, type UserOverrides } from '../factories/users.ts';
 
 /**
  * A browser-like client for app.inject(): keeps cookies, and sends the CSRF token the page shell
@@ -79,4 +79,15 @@ export async function signedInClient(app: FastifyInstance, pool: pg.Pool, overri
   const res = await client.post('/api/login', { email: user.email, password: user.password });
   if (res.statusCode !== 200) throw new Error(`sign-in answered ${res.statusCode}: ${res.body}`);
   return { client, user };
+}
+
+/** A signed-in client whose user owns one kit of the imported catalog (by slug). */
+export async function signedInOwner(app: FastifyInstance, pool: pg.Pool, sefId: string) {
+  const { rows } = await pool.query<{ id: number; sef_id: string }>('SELECT id, sef_id FROM kits WHERE sef_id = $1', [
+    sefId,
+  ]);
+  const kit = rows[0]!;
+  const { client, user } = await signedInClient(app, pool, { name: 'Owner' });
+  await grantKits(pool, user.id, [kit.id]);
+  return { client, user, kit };
 }

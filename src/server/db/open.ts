@@ -10,10 +10,18 @@ const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 /** Any fixed number: every instance takes the same lock, so only one migrates at a time. */
 const MIGRATION_LOCK = 7_318_220_914;
 
-export function openPool(url: string, max = 20): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+/** Where the pool reports trouble (the server's pino logger fits). */
+export type PoolLog = { warn: (obj: { err: unknown }, msg: string) => void };
+
+export function openPool(url: string, options: { log: PoolLog; max?: number }): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, idleTimeoutMillis: 30_000 });
+  // An idle client that loses its server (a restart, a fail-over, a killed backend) must not crash
+  // the process: the pool drops it and the next query connects anew. It is logged, not swallowed,
+  // so a database that keeps dropping connections shows in the log. Once the pool is ending, its
+  // connections are closing anyway (pool.end() resolves before their sockets have): not worth a line.
+  pool.on('error', (err) => {
+    if (!pool.ending) options.log.warn({ err }, 'database: an idle connection failed and was dropped');
+  });
   return pool;
 }
 

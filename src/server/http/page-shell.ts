@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientConfig, InitialData } from '../../common/page-data.ts';
 import { matchScreen } from '../../common/paths.ts';
+import type { KitProduct } from '../../common/schemas/catalog.ts';
 import {
   docsTitle,
   HOME_DESCRIPTION,
@@ -11,18 +12,17 @@ import {
   SITE_NAME,
 } from '../../common/site.ts';
 import type { Config } from '../config.ts';
-import { escapeHtml } from '../lib/escape.ts';
-import type { Catalog, CatalogEntry } from '../modules/catalog/catalog.service.ts';
+import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { shopCookies } from './cookies.ts';
 
-/** JSON that is safe inside a <script> element: no "</script>", no HTML comment openers. */
-export const scriptJson = (value: unknown) =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+/** A kit as the shell needs it: its product answer (head and JSON-LD) and its documentation pages. */
+export type ShellKit = { product: KitProduct; kit: { docs: { slug: string }[] } };
+
+/**
+ * The catalog as the shell reads it (the catalog feature's own `Catalog` fits): the shell keeps the
+ * pages it rendered until `snapshot()` answers another object.
+ */
+export type ShellCatalog = { snapshot(): Promise<object>; entry(sefId: string): Promise<ShellKit | undefined> };
 
 type Head = {
   title: string;
@@ -55,7 +55,7 @@ function renderHead(head: Head, config: Config): string {
   return tags.join('\n    ');
 }
 
-function productHead(entry: CatalogEntry, config: Config): Head {
+function productHead(entry: ShellKit, config: Config): Head {
   const { product } = entry;
   const url = `${config.publicUrl}/product/${product.sef_id}`;
   const images = product.details.screenshots.map((s) => `${config.publicUrl}/${s.url}`);
@@ -98,7 +98,7 @@ const SCREEN_MODULES: Record<string, string> = { '/product/:sefId': 'features/ca
  */
 export function registerPageShell(
   app: FastifyInstance,
-  deps: { config: Config; catalog: Catalog; template: ShellTemplate; googleEnabled: boolean; cache: boolean },
+  deps: { config: Config; catalog: ShellCatalog; template: ShellTemplate; googleEnabled: boolean; cache: boolean },
 ): void {
   const { config, catalog, template } = deps;
   const cookies = shopCookies(config);
@@ -139,11 +139,12 @@ export function registerPageShell(
         const page = match.params.page;
         if (!entry || entry.kit.docs.length === 0 || (page && !entry.kit.docs.some((d) => d.slug === page)))
           return { status: 404, head: notFound };
+        const { title, spot } = entry.product;
         return {
           status: 200,
           head: {
-            title: docsTitle(entry.kit.title),
-            description: `Documentation for ${entry.kit.title}: ${entry.kit.spot}`,
+            title: docsTitle(title),
+            description: `Documentation for ${title}: ${spot}`,
             canonical: `${config.publicUrl}${routePath.replace(/\/$/, '')}`,
           },
         };

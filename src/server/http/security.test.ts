@@ -17,6 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const probe = (method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method, url, headers });
+
 describe('CSRF', () => {
   it('rejects a state-changing call without the token with 419 and a message', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/csrf-probe', payload: {} });
@@ -26,35 +29,19 @@ describe('CSRF', () => {
 
   it('rejects a wrong token and a token without its cookie', async () => {
     const { csrf, cookie } = await browserSession(t.app);
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/csrf-probe',
-      headers: { 'x-csrf-token': `${csrf}x`, cookie },
-    });
-    expect(wrong.statusCode).toBe(419);
-    const noCookie = await t.app.inject({ method: 'POST', url: '/api/csrf-probe', headers: { 'x-csrf-token': csrf } });
-    expect(noCookie.statusCode).toBe(419);
+    expect((await probe('POST', '/api/csrf-probe', { 'x-csrf-token': `${csrf}x`, cookie })).statusCode).toBe(419);
+    expect((await probe('POST', '/api/csrf-probe', { 'x-csrf-token': csrf })).statusCode).toBe(419);
   });
 
   it('lets the right token through', async () => {
     const { csrf, cookie } = await browserSession(t.app);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/csrf-probe',
-      headers: { 'x-csrf-token': csrf, cookie },
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await probe('POST', '/api/csrf-probe', { 'x-csrf-token': csrf, cookie })).statusCode).toBe(200);
   });
 
   it('guards safe-method routes that opt in', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/csrf-probe-get' })).statusCode).toBe(419);
+    expect((await probe('GET', '/api/csrf-probe-get')).statusCode).toBe(419);
     const { csrf, cookie } = await browserSession(t.app);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/csrf-probe-get',
-      headers: { 'x-csrf-token': csrf, cookie },
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await probe('GET', '/api/csrf-probe-get', { 'x-csrf-token': csrf, cookie })).statusCode).toBe(200);
   });
 
   it('answers a POST to an unknown path with 404, not 419', async () => {

@@ -6,9 +6,11 @@ import { shopCookies } from './cookies.ts';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Security headers (Helmet's set, computed once at start: a strict CSP: scripts only from the
- * shop itself; the initial data is a JSON block, which CSP does not treat as script). Exported so
- * the answers Fastify gives before any hook runs (a bad URL, a timed-out request) carry them too.
+ * The security headers of every answer, written here (no Helmet) and computed once at start: a
+ * strict CSP (scripts only from the shop itself and the services configured; the initial data is
+ * a JSON block, which CSP does not treat as script), no sniffing, no framing by other sites, HSTS
+ * on https. Exported so the answers Fastify gives before any hook runs (a bad URL, a timed-out
+ * request) carry them too.
  */
 export function securityHeaders(config: Config, options: { dev: boolean }): Record<string, string> {
   const ga = config.gaMeasurementId ? ['https://www.googletagmanager.com'] : [];

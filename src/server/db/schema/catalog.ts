@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from './columns.ts';
 
 export type KitDetails = {
   demo: { url: string };
@@ -37,15 +38,41 @@ export const kits = pgTable(
     position: integer('position').notNull(),
     active: boolean('active').notNull().default(true),
     /** Set while an owner hides the kit (off the store, owners keep it); an import never clears it. */
-    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenAt: timestamptz('hidden_at'),
     /** Hash of the imported content, so a re-import can tell "unchanged" without diffing fields. */
     contentHash: text('content_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('kits_sef_id_key').on(t.sefId),
     uniqueIndex('kits_paddle_price_id_key').on(t.paddlePriceId),
     index('kits_active_position_idx').on(t.position).where(sql`${t.active}`),
+  ],
+);
+
+/** A reference to a kit (the other features' tables use it too). */
+export const kitIdColumn = () =>
+  integer('kit_id')
+    .notNull()
+    .references(() => kits.id);
+
+/** Every imported version of a kit's archive; the newest is what owners download. Older ones are kept. */
+export const kitVersions = pgTable(
+  'kit_versions',
+  {
+    id: serial('id').primaryKey(),
+    kitId: kitIdColumn(),
+    version: text('version').notNull(),
+    releasedOn: text('released_on').notNull(),
+    changelog: text('changelog').notNull(),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('kit_versions_kit_version_key').on(t.kitId, t.version),
+    index('kit_versions_kit_created_idx').on(t.kitId, t.createdAt),
   ],
 );

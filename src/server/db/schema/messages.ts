@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from './columns.ts';
 
 /** Contact messages, stored before anything else is done with them. */
 export const contactMessages = pgTable(
@@ -11,9 +12,9 @@ export const contactMessages = pgTable(
     email: text('email').notNull(),
     message: text('message').notNull(),
     ip: text('ip'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** When an owner replied from the console. */
-    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    answeredAt: timestamptz('answered_at'),
   },
   (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
 );
@@ -26,8 +27,8 @@ export const subscribers = pgTable(
     email: text('email').notNull(),
     /** SHA-256 of the unsubscribe token the mails carry. */
     tokenHash: text('token_hash').notNull(),
-    subscribedAt: timestamp('subscribed_at', { withTimezone: true }).notNull().defaultNow(),
-    unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
+    subscribedAt: timestamptz('subscribed_at').notNull().defaultNow(),
+    unsubscribedAt: timestamptz('unsubscribed_at'),
   },
   (t) => [
     uniqueIndex('subscribers_email_lower_key').on(sql`lower(${t.email})`),

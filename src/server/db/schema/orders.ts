@@ -1,18 +1,8 @@
 import { sql } from 'drizzle-orm';
-import {
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { users } from './accounts.ts';
-import { kits } from './catalog.ts';
+import { date, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { userIdColumn } from './accounts.ts';
+import { kitIdColumn } from './catalog.ts';
+import { createdAt, timestamptz } from './columns.ts';
 
 /** An order at checkout; its lines copy what was sold (title, price, price id) at that time. */
 export const orders = pgTable(
@@ -21,9 +11,7 @@ export const orders = pgTable(
     id: serial('id').primaryKey(),
     /** The id the browser and the payment provider see (`custom_data.order_id`). */
     publicId: text('public_id').notNull(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userIdColumn(),
     status: text('status', { enum: ['pending', 'paid', 'partially_refunded', 'refunded', 'flagged'] })
       .notNull()
       .default('pending'),
@@ -33,8 +21,8 @@ export const orders = pgTable(
     itemsKey: text('items_key').notNull(),
     transactionId: text('transaction_id'),
     flaggedReason: text('flagged_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    paidAt: timestamptz('paid_at'),
   },
   (t) => [
     uniqueIndex('orders_public_id_key').on(t.publicId),
@@ -55,15 +43,13 @@ export const orderItems = pgTable(
     orderId: integer('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
-    kitId: integer('kit_id')
-      .notNull()
-      .references(() => kits.id),
+    kitId: kitIdColumn(),
     title: text('title').notNull(),
     priceCents: integer('price_cents').notNull(),
     paddlePriceId: text('paddle_price_id').notNull(),
     /** The provider's line id (`txnitm_...`), which refunds refer to. */
     transactionItemId: text('transaction_item_id'),
-    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundedAt: timestamptz('refunded_at'),
   },
   (t) => [
     index('order_items_order_id_idx').on(t.orderId),
@@ -84,7 +70,7 @@ export const paymentEvents = pgTable(
     outcome: text('outcome').notNull(),
     detail: text('detail'),
     transactionId: text('transaction_id'),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
   },
   (t) => [
     index('payment_events_transaction_idx').on(t.transactionId).where(sql`${t.outcome} = 'waiting'`),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../../tests/setup/client.ts';
 import { captureLog } from '../../../../tests/setup/log.ts';
-import { startSmtpServer } from '../../../../tests/setup/smtp.ts';
+import { startSmtpOutage, startSmtpServer } from '../../../../tests/setup/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import type { Database } from '../../db/open.ts';
 import { createLogger } from '../../server.ts';
@@ -21,9 +21,7 @@ afterAll(() => t.close());
 
 describe('mail outbox over real SMTP', () => {
   it('keeps a mail through an SMTP outage and delivers it exactly once when the server is back', async () => {
-    const smtp = await startSmtpServer();
-    const mailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
-    await smtp.stop();
+    const { smtp, mailer } = await startSmtpOutage();
 
     const browser = await createClient(t.app);
     const res = await browser.post('/api/register', {

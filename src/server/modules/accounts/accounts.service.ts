@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   ChangePasswordSchema,
@@ -361,3 +361,24 @@ export async function signInWithGoogle(
     return { user: created! };
   });
 }
+
+export type Contact = { name: string; email: string };
+
+/** Names and addresses of these users, for mail another feature sends them. */
+export async function findContacts(db: Pick<Database, 'select'>, userIds: number[]): Promise<Contact[]> {
+  if (userIds.length === 0) return [];
+  return db.select({ name: users.name, email: users.email }).from(users).where(inArray(users.id, userIds));
+}
+
+/** A user's address (the checkout shows it), or null for a user that is gone. */
+export async function findEmail(db: Pick<Database, 'select'>, userId: number): Promise<string | null> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email ?? null;
+}
+
+/**
+ * A user's name and address as a JSON object (a `Contact`), to embed in a caller's statement (the
+ * user id column as argument), so a caller that locks rows reads its buyer in the same round trip.
+ */
+export const contactSql = (userId: SQL): SQL =>
+  sql`(SELECT json_build_object('name', u.name, 'email', u.email) FROM ${users} u WHERE u.id = ${userId})`;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, DEMO_CATALOG, FIXTURE_CATALOG } from '../../../../tests/setup/test-app.ts';
 import { createLocalStorage } from '../../integrations/storage/storage.ts';
-import { CatalogContentError, importCatalog, readCatalog } from './catalog.import.ts';
+import { importCatalog } from './catalog.import.ts';
+import { CatalogContentError, readCatalog } from './catalog.read.ts';
 import { createCatalog, listenForCatalogChanges } from './catalog.service.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -1,9 +1,9 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { centsToDollars } from '../../../common/money.ts';
 import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
 import type { Database } from '../../db/open.ts';
-import { kits } from '../../db/schema/catalog.ts';
+import { kits, kitVersions } from '../../db/schema/catalog.ts';
 
 export const CATALOG_CHANNEL = 'catalog_changed';
 
@@ -94,6 +94,57 @@ export function createCatalog(db: Database) {
       return (await (current ?? load())).bySef.get(sefId);
     },
   };
+}
+
+/** A kit's newest version first: the one its owners download. */
+const newestVersion = (kitId: typeof kits.id) =>
+  sql`(SELECT ${kitVersions.id} FROM ${kitVersions} WHERE ${kitVersions.kitId} = ${kitId}
+        ORDER BY ${kitVersions.createdAt} DESC, ${kitVersions.id} DESC LIMIT 1)`;
+
+/** Kits (active or not: an owner keeps what a removed kit sold them), each with its newest version. */
+const kitsWithNewestVersion = (db: Pick<Database, 'select'>, where: SQL) =>
+  db
+    .select({
+      id: kits.id,
+      sefId: kits.sefId,
+      title: kits.title,
+      spot: kits.spot,
+      versionId: kitVersions.id,
+      version: kitVersions.version,
+      releasedOn: kitVersions.releasedOn,
+      importedAt: kitVersions.createdAt,
+      storageKey: kitVersions.storageKey,
+      sha256: kitVersions.sha256,
+    })
+    .from(kits)
+    .leftJoin(kitVersions, eq(kitVersions.id, newestVersion(kits.id)))
+    .where(where);
+
+/** These kits, each with its newest version and when that version was imported. */
+export async function findKitReleases(db: Pick<Database, 'select'>, kitIds: number[]) {
+  return kitIds.length === 0 ? [] : kitsWithNewestVersion(db, inArray(kits.id, kitIds));
+}
+
+/** A kit and the file of its newest version: what `/download/{id}` hands out. */
+export async function findKitArchive(db: Pick<Database, 'select'>, kitId: number) {
+  const [row] = await kitsWithNewestVersion(db, eq(kits.id, kitId));
+  if (!row) return undefined;
+  const { sefId, versionId, version, storageKey, sha256 } = row;
+  return {
+    sefId,
+    version:
+      versionId === null ? undefined : { id: versionId, version: version!, storageKey: storageKey!, sha256: sha256! },
+  };
+}
+
+/** A kit (active or not) by slug, with its setup guide: the item page of an owner. */
+export async function findKitGuide(db: Pick<Database, 'select'>, sefId: string) {
+  const [kit] = await db
+    .select({ id: kits.id, title: kits.title, spot: kits.spot, setupHtml: kits.setupHtml })
+    .from(kits)
+    .where(eq(kits.sefId, sefId))
+    .limit(1);
+  return kit;
 }
 
 /**

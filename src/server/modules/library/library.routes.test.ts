@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantKits } from '../../../../tests/factories/users.ts';
-import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
+import { type Client, createClient, signedInClient, signedInOwner } from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { createLocalStorage } from '../../integrations/storage/storage.ts';
-import { buildArchive, importCatalog } from '../catalog/catalog.import.ts';
+import { importCatalog } from '../catalog/catalog.import.ts';
+import { buildArchive } from '../catalog/catalog.read.ts';
 
 let t: TestApp;
 let alpha: { id: number; sef_id: string };
@@ -17,12 +17,10 @@ let ownerId: number;
 
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
-  alpha = (await t.pool.query("SELECT id, sef_id FROM kits WHERE sef_id = 'alpha-kit'")).rows[0];
-  const signedIn = await signedInClient(t.app, t.pool, { name: 'Owner' });
-  const user = signedIn.user;
-  ownerId = user.id;
+  const signedIn = await signedInOwner(t.app, t.pool, 'alpha-kit');
+  alpha = signedIn.kit;
+  ownerId = signedIn.user.id;
   owner = signedIn.client;
-  await grantKits(t.pool, user.id, [alpha.id]);
 });
 afterAll(() => t.close());
 
@@ -196,6 +194,17 @@ describe('versions', () => {
     expect(item).toMatchObject({ version: '1.2.0', released_on: '2025-10-01', updated: true });
     await owner.get(`/download/${alpha.id}`);
     expect((await owner.post('/api/purchases')).json().items[0].updated).toBe(false);
+  });
+
+  it("keeps a kit that left the catalog in its owner's purchases, item page and downloads", async () => {
+    await t.pool.query('UPDATE kits SET active = false WHERE id = $1', [alpha.id]);
+    try {
+      expect((await owner.post('/api/purchases')).json().items).toMatchObject([{ id: alpha.id, version: '1.2.0' }]);
+      expect((await owner.post('/api/item/alpha-kit')).json()).toMatchObject({ title: 'Alpha Kit' });
+      expect((await owner.get(`/download/${alpha.id}`)).statusCode).toBe(200);
+    } finally {
+      await t.pool.query('UPDATE kits SET active = true WHERE id = $1', [alpha.id]);
+    }
   });
 
   it('stops downloads of a refunded kit', async () => {

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantKits } from '../../../../tests/factories/users.ts';
-import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
+import { type Client, createClient, signedInClient, signedInOwner } from '../../../../tests/setup/client.ts';
 import { startTestS3, type TestS3 } from '../../../../tests/setup/s3.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 
@@ -18,12 +17,10 @@ let ownerId: number;
 beforeAll(async () => {
   s3 = await startTestS3();
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test', ...s3.env });
-  alpha = (await t.pool.query("SELECT id FROM kits WHERE sef_id = 'alpha-kit'")).rows[0];
-  const signedIn = await signedInClient(t.app, t.pool, { name: 'Owner' });
-  const user = signedIn.user;
-  ownerId = user.id;
+  const signedIn = await signedInOwner(t.app, t.pool, 'alpha-kit');
+  alpha = signedIn.kit;
+  ownerId = signedIn.user.id;
   owner = signedIn.client;
-  await grantKits(t.pool, user.id, [alpha.id]);
 });
 afterAll(async () => {
   await t.close();

@@ -1,66 +1,62 @@
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
-import { users } from '../../db/schema/accounts.ts';
-import { kits } from '../../db/schema/catalog.ts';
 import { downloads, entitlements, kitGrants } from '../../db/schema/library.ts';
+import { findKitArchive, findKitGuide, findKitReleases } from '../catalog/catalog.service.ts';
 
 /**
  * The kits a user owns (not refunded), oldest purchase first, each with the version they can
  * download, its release day, and whether it is newer than the user's last download of that kit.
  */
 export async function listPurchases(db: Database, userId: number): Promise<PurchaseItem[]> {
-  const { rows } = await db.execute<PurchaseItem>(sql`
-    SELECT k.id, k.sef_id, k.title, k.spot, v.version, v.released_on,
-           COALESCE(v.created_at > (SELECT max(d.created_at) FROM downloads d WHERE d.user_id = e.user_id AND d.kit_id = k.id), false) AS updated
-      FROM entitlements e
-      JOIN kits k ON k.id = e.kit_id
-      LEFT JOIN LATERAL (SELECT version, released_on, created_at FROM kit_versions WHERE kit_id = k.id ORDER BY created_at DESC, id DESC LIMIT 1) v ON true
-     WHERE e.user_id = ${userId} AND e.revoked_at IS NULL
-     ORDER BY e.granted_at, k.id`);
-  return rows;
+  const owned = await db
+    .select({
+      kitId: entitlements.kitId,
+      lastDownloadAt: sql<Date | null>`(SELECT max(${downloads.createdAt}) FROM ${downloads}
+        WHERE ${downloads.userId} = ${entitlements.userId} AND ${downloads.kitId} = ${entitlements.kitId})`.mapWith(
+        downloads.createdAt,
+      ),
+    })
+    .from(entitlements)
+    .where(and(eq(entitlements.userId, userId), isNull(entitlements.revokedAt)))
+    .orderBy(asc(entitlements.grantedAt), asc(entitlements.kitId));
+  const kits = new Map(
+    (
+      await findKitReleases(
+        db,
+        owned.map((o) => o.kitId),
+      )
+    ).map((k) => [k.id, k]),
+  );
+  return owned.flatMap(({ kitId, lastDownloadAt }) => {
+    const kit = kits.get(kitId);
+    if (!kit) return [];
+    return {
+      id: kit.id,
+      sef_id: kit.sefId,
+      title: kit.title,
+      spot: kit.spot,
+      version: kit.version,
+      released_on: kit.releasedOn,
+      updated: kit.importedAt !== null && lastDownloadAt !== null && kit.importedAt > lastDownloadAt,
+    };
+  });
 }
 
 /** A kit by slug, with its setup guide, if the user owns it now. */
 export async function findOwnedKit(db: Database, userId: number, sefId: string) {
-  const [kit] = await db
-    .select({ title: kits.title, spot: kits.spot, setupHtml: kits.setupHtml, owned: entitlements.id })
-    .from(kits)
-    .leftJoin(
-      entitlements,
-      and(eq(entitlements.kitId, kits.id), eq(entitlements.userId, userId), isNull(entitlements.revokedAt)),
-    )
-    .where(eq(kits.sefId, sefId))
-    .limit(1);
+  const kit = await findKitGuide(db, sefId);
   if (!kit) return 'unknown' as const;
-  if (kit.owned === null) return 'not_owned' as const;
+  if (!(await ownedKitIds(db, userId, [kit.id])).has(kit.id)) return 'not_owned' as const;
   return kit;
 }
 
-/** What `/download/{id}` hands out, in one query: the kit, whether the user owns it, its newest version. */
+/** What `/download/{id}` hands out: the kit, whether the user owns it, its newest version. */
 export async function findDownload(db: Database, userId: number, kitId: number) {
-  const { rows } = await db.execute<{
-    sef_id: string;
-    owned: boolean;
-    version_id: number | null;
-    version: string | null;
-    storage_key: string | null;
-    sha256: string | null;
-  }>(sql`
-    SELECT k.sef_id, e.id IS NOT NULL AS owned, v.id AS version_id, v.version, v.storage_key, v.sha256
-      FROM kits k
-      LEFT JOIN entitlements e ON e.kit_id = k.id AND e.user_id = ${userId} AND e.revoked_at IS NULL
-      LEFT JOIN LATERAL (SELECT id, version, storage_key, sha256 FROM kit_versions
-                          WHERE kit_id = k.id ORDER BY created_at DESC, id DESC LIMIT 1) v ON true
-     WHERE k.id = ${kitId}`);
-  const row = rows[0];
-  if (!row) return 'unknown' as const;
-  if (!row.owned) return 'not_owned' as const;
-  const version =
-    row.version_id === null
-      ? undefined
-      : { id: row.version_id, version: row.version!, storageKey: row.storage_key!, sha256: row.sha256! };
-  return { sefId: row.sef_id, version };
+  const [kit, owned] = await Promise.all([findKitArchive(db, kitId), ownedKitIds(db, userId, [kitId])]);
+  if (!kit) return 'unknown' as const;
+  if (!owned.has(kitId)) return 'not_owned' as const;
+  return kit;
 }
 
 export async function logDownload(
@@ -133,13 +129,10 @@ export const ownedKitsSql = (userId: SQL, kitIds: SQL): SQL =>
              WHERE e.user_id = ${userId} AND e.revoked_at IS NULL AND e.kit_id = ANY(${kitIds}) ORDER BY e.kit_id)`;
 
 /** Everyone who owns a kit now, to tell them about a new version. */
-export async function kitOwners(
-  db: Pick<Database, 'select'>,
-  kitId: number,
-): Promise<{ name: string; email: string }[]> {
-  return db
-    .select({ name: users.name, email: users.email })
+export async function kitOwnerIds(db: Pick<Database, 'select'>, kitId: number): Promise<number[]> {
+  const rows = await db
+    .select({ userId: entitlements.userId })
     .from(entitlements)
-    .innerJoin(users, eq(users.id, entitlements.userId))
     .where(and(eq(entitlements.kitId, kitId), isNull(entitlements.revokedAt)));
+  return rows.map((r) => r.userId);
 }

@@ -1,7 +1,7 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../../tests/setup/client.ts';
-import { startSmtpServer } from '../../../../tests/setup/smtp.ts';
+import { startSmtpOutage, startSmtpServer } from '../../../../tests/setup/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { CONTACT_TOPICS } from '../../../common/schemas/messages.ts';
 import { createSmtpMailer } from '../../integrations/mail/mailer.ts';
@@ -21,9 +21,7 @@ const message = {
 
 describe('POST /api/contact', () => {
   it('stores the message even while SMTP is down and mails it to support, Reply-To the sender, once it is back', async () => {
-    const smtp = await startSmtpServer();
-    const mailer = createSmtpMailer(smtp.url, 'Kitshop <no-reply@kitshop.dev>');
-    await smtp.stop();
+    const { smtp, mailer } = await startSmtpOutage();
     const browser = await createClient(t.app);
     const res = await browser.post('/api/contact', message);
     expect(res.statusCode).toBe(200);

@@ -10,6 +10,8 @@ import {
   type ReceivedEvent,
   readPaddleEvent,
 } from '../../integrations/payments/events.ts';
+import { createBatchQueue } from '../../lib/batch-queue.ts';
+import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -56,55 +58,16 @@ async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unk
 }
 
 /**
- * Payment events as they arrive. Completed payments are applied in groups: one transaction of five
- * round trips for a whole group instead of nine for each, since a burst of webhooks is bound by
- * those round trips. A lone event starts at once; while two groups are being applied, the events
- * that arrive meanwhile wait and form the next one. A group that fails is tried again one event at
- * a time, so one bad event never fails the others. Other events (refunds, the rest) are applied
- * one by one.
+ * Payment events as they arrive. Completed payments are applied in groups (`createBatchQueue`): one
+ * transaction of five round trips for a whole group instead of nine for each, since a burst of
+ * webhooks is bound by those round trips. Other events (refunds, the rest) are applied one by one.
  */
 export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, maxInFlight: 2 }) {
-  type Waiting = { item: Incoming; resolve: (outcome: Outcome) => void; reject: (error: unknown) => void };
-  const waiting: Waiting[] = [];
-  let inFlight = 0;
-  let scheduled = false;
-
-  const settle = (group: Waiting[]) =>
-    applyCompletedEvents(
-      deps,
-      group.map((w) => w.item),
-    ).then((outcomes) => {
-      for (const [i, w] of group.entries()) w.resolve(outcomes[i]!);
-    });
-
-  const run = async (group: Waiting[]) => {
-    try {
-      await settle(group);
-    } catch (error) {
-      if (group.length === 1) return group[0]!.reject(error);
-      await Promise.all(group.map((w) => settle([w]).catch(w.reject)));
-    }
-  };
-  const pump = () => {
-    scheduled = false;
-    while (waiting.length > 0 && inFlight < limits.maxInFlight) {
-      inFlight++;
-      void run(waiting.splice(0, limits.maxBatch)).finally(() => {
-        inFlight--;
-        pump();
-      });
-    }
-  };
+  const completed = createBatchQueue((group: Incoming[]) => applyCompletedEvents(deps, group), limits);
   return {
     apply(received: ReceivedEvent, payload: unknown): Promise<Outcome> {
       if (!isCompleted(received)) return applyOtherEvent(deps, received, payload);
-      return new Promise((resolve, reject) => {
-        waiting.push({ item: { received, payload }, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(pump);
-        }
-      });
+      return completed.push({ received, payload });
     },
   };
 }
@@ -117,8 +80,7 @@ type LockedOrder = {
   currency: string;
   total_cents: number;
   transaction_id: string | null;
-  buyer_name: string;
-  buyer_email: string;
+  buyer: Contact;
   items: { id: number; kitId: number; title: string; priceCents: number; paddlePriceId: string }[] | null;
   /** The order's kits the buyer owns already (another order paid for them meanwhile). */
   owned: number[];
@@ -213,14 +175,14 @@ async function lockOrders(tx: Tx, todo: Incoming[]) {
   if (publicIds.length === 0) return { orders, waiting };
   const { rows } = await tx.execute<LockedOrder & { waiting: string[] | null }>(sql`
     SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id,
-           u.name AS buyer_name, u.email AS buyer_email,
+           ${contactSql(sql`o.user_id`)} AS buyer,
            (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
                    'priceCents', i.price_cents, 'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
               FROM order_items i WHERE i.order_id = o.id) AS items,
            ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned,
            (SELECT array_agg(DISTINCT p.transaction_id) FROM payment_events p
              WHERE p.outcome = 'waiting' AND p.transaction_id = ANY(${sql.param(transactionIds)}::text[])) AS waiting
-      FROM orders o JOIN users u ON u.id = o.user_id
+      FROM orders o
      WHERE o.public_id = ANY(${sql.param(publicIds)}::text[])
      ORDER BY o.id
        FOR UPDATE OF o`);
@@ -297,16 +259,12 @@ function decide(
       effects.grants.push({ userId: order.user_id, kitId: item.kitId, source: order.public_id });
   }
   effects.mails.push({
-    ...orderConfirmationMail(
-      config,
-      { name: order.buyer_name, email: order.buyer_email },
-      { publicId: order.public_id, items, totalCents: order.total_cents },
-    ),
+    ...orderConfirmationMail(config, order.buyer, { publicId: order.public_id, items, totalCents: order.total_cents }),
     ref: order.public_id,
   });
   effects.sales.push({
     publicId: order.public_id,
-    buyerEmail: order.buyer_email,
+    buyerEmail: order.buyer.email,
     items,
     totalCents: order.total_cents,
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
@@ -87,25 +88,16 @@ describe('POST /api/cart', () => {
       price: 1,
     });
     expect(res.statusCode).toBe(200);
+    const line = (kit: (typeof kits)[number], title: string, price: number) => ({
+      id: kit.id,
+      title,
+      spot: expect.any(String),
+      price,
+      purchased: false,
+      paddle_id: kit.paddle_price_id,
+    });
     expect(res.json()).toEqual({
-      items: [
-        {
-          id: kits[0]!.id,
-          title: 'Alpha Kit',
-          spot: expect.any(String),
-          price: 49,
-          purchased: false,
-          paddle_id: kits[0]!.paddle_price_id,
-        },
-        {
-          id: kits[1]!.id,
-          title: 'Beta Kit',
-          spot: expect.any(String),
-          price: 19.5,
-          purchased: false,
-          paddle_id: kits[1]!.paddle_price_id,
-        },
-      ],
+      items: [line(kits[0]!, 'Alpha Kit', 49), line(kits[1]!, 'Beta Kit', 19.5)],
       order_id: null,
       email: null,
     });
@@ -453,6 +445,22 @@ describe('payment events that arrive together', () => {
 });
 
 describe('sandbox checkout', () => {
+  it('serves the stylesheet and script the page links to, from their own files', async () => {
+    const { browser } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[1]!.id]);
+    const page = (await browser.get(`/sandbox/checkout?order_id=${order_id}`)).body;
+    for (const [file, type] of [
+      ['checkout.css', 'text/css'],
+      ['checkout.js', 'text/javascript'],
+    ] as const) {
+      expect(page).toContain(`/sandbox/${file}"`);
+      const res = await browser.get(`/sandbox/${file}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain(type);
+      expect(res.body).toBe(readFileSync(new URL(`./sandbox/${file}`, import.meta.url), 'utf8'));
+    }
+  });
+
   it('shows the test card form inside the frame and pays through the webhook', async () => {
     const { browser, user } = await buyer();
     const { order_id } = await orderFor(browser, [kits[1]!.id]);

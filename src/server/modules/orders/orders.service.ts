@@ -3,36 +3,28 @@ import { and, eq } from 'drizzle-orm';
 import { centsToDollars } from '../../../common/money.ts';
 import type { CartResponse } from '../../../common/schemas/orders.ts';
 import type { Database } from '../../db/open.ts';
-import { users } from '../../db/schema/accounts.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
+import { findEmail } from '../accounts/accounts.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { ownedKitIds } from '../library/library.service.ts';
+
+type CartDeps = { db: Database; catalog: Catalog };
 
 /** Sum of integer cents: the money rule the totals follow. */
 export const totalCents = (prices: number[]) => prices.reduce((sum, cents) => sum + cents, 0);
 
-/**
- * Prices a cart from the catalog (never from the client): unknown ids are dropped, kits the
- * signed-in user owns are marked purchased. With `checkout`, creates or reuses one pending order
- * for exactly the kits still to pay for.
- */
-export async function priceCart(
-  deps: { db: Database; catalog: Catalog },
-  productIds: number[],
-  user: { id: number } | null,
-  checkout: boolean,
-): Promise<CartResponse> {
-  const { db, catalog } = deps;
-  const snapshot = await catalog.snapshot();
-  const entries = [...new Set(productIds)].map((id) => snapshot.byId.get(id)).filter((e) => e !== undefined);
+/** The cart's known kits from the catalog (never from the client), and those the user owns already. */
+async function readCart(deps: CartDeps, productIds: number[], user: { id: number } | null) {
+  const snapshot = await deps.catalog.snapshot();
+  const kits = [...new Set(productIds)].map((id) => snapshot.byId.get(id)?.kit).filter((k) => k !== undefined);
   const owned = user
     ? await ownedKitIds(
-        db,
+        deps.db,
         user.id,
-        entries.map((e) => e.kit.id),
+        kits.map((k) => k.id),
       )
     : new Set<number>();
-  const items = entries.map(({ kit }) => ({
+  const items = kits.map((kit) => ({
     id: kit.id,
     title: kit.title,
     spot: kit.spot,
@@ -40,18 +32,39 @@ export async function priceCart(
     purchased: owned.has(kit.id),
     paddle_id: kit.paddlePriceId,
   }));
-  if (!checkout || !user) return { items, order_id: null, email: null };
+  return { kits, owned, items };
+}
 
-  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
-  const toPay = entries.filter(({ kit }) => !owned.has(kit.id)).map((e) => e.kit);
-  if (toPay.length === 0) return { items, order_id: null, email: account?.email ?? null };
+/**
+ * Prices a cart from the catalog (never from the client): unknown ids are dropped, kits the
+ * signed-in user owns are marked purchased. Writes nothing.
+ */
+export async function priceCart(
+  deps: CartDeps,
+  productIds: number[],
+  user: { id: number } | null,
+): Promise<CartResponse> {
+  const { items } = await readCart(deps, productIds, user);
+  return { items, order_id: null, email: null };
+}
+
+/**
+ * Prices the cart as `priceCart` does and opens its pending order: one order for exactly the kits
+ * still to pay for, created, or reused when the same kits at the same total are pending already
+ * (a reload, a second tab). No order when everything is owned.
+ */
+export async function checkOutCart(deps: CartDeps, productIds: number[], user: { id: number }): Promise<CartResponse> {
+  const { db } = deps;
+  const { kits, owned, items } = await readCart(deps, productIds, user);
+  const email = await findEmail(db, user.id);
+  const toPay = kits.filter((kit) => !owned.has(kit.id));
+  if (toPay.length === 0) return { items, order_id: null, email };
   const itemsKey = toPay
     .map((k) => k.id)
     .sort((a, b) => a - b)
     .join(',');
   const total = totalCents(toPay.map((k) => k.priceCents));
   const orderId = await db.transaction(async (tx) => {
-    // Reuse the pending order for the same kits at the same total (a reload, a second tab).
     const [pending] = await tx
       .select({ id: orders.id, publicId: orders.publicId, totalCents: orders.totalCents })
       .from(orders)
@@ -74,5 +87,16 @@ export async function priceCart(
     );
     return publicId;
   });
-  return { items, order_id: orderId, email: account?.email ?? null };
+  return { items, order_id: orderId, email };
+}
+
+/** A buyer's order by its public id, with its lines (what the sandbox page shows and pays). */
+export async function findBuyerOrder(db: Database, publicId: string, userId: number) {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.publicId, publicId), eq(orders.userId, userId)));
+  if (!order) return undefined;
+  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
+  return { order, items };
 }
