@@ -64,7 +64,8 @@ export const ReturnPathSchema = z
   .max(300)
   .regex(/^(?!\/)(?!.*\/\/)[A-Za-z0-9\-._~/?=&%#]*$/, 'Invalid return path.');
 
-export type AccountUser = { id: number; name: string };
+/** `owner` is true for a shop owner (issue 11), absent otherwise. */
+export type AccountUser = { id: number; name: string; owner?: boolean };
 export type LoginResponse = { user: AccountUser; message: string };
 export type MessageResponse = { message: string };
 export type VerifyEmailResponse = {

@@ -95,6 +95,10 @@ export const router = createBrowserRouter(
           path: 'licence',
           lazy: () => import('../features/library/licence-page.tsx').then((m) => ({ Component: m.LicencePage })),
         },
+        {
+          path: 'admin/*',
+          lazy: () => import('../features/admin/admin-app.tsx').then((m) => ({ Component: m.AdminApp })),
+        },
         { path: '*', Component: NotFoundPage },
       ],
     },

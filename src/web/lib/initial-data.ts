@@ -1,5 +1,5 @@
 /** The page shell's JSON blocks: `#initial-data` ({path, csrf, baseUrl, user}) and `#client-config`. */
-export type InitialUser = { id?: number; name?: string };
+export type InitialUser = { id?: number; name?: string; owner?: boolean };
 export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
 export type ClientConfig = {
   basePath: string;

@@ -1,0 +1,126 @@
+import { type QueryKey, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AdminActivity,
+  AdminCustomerDetail,
+  AdminCustomerList,
+  AdminGrant,
+  AdminKit,
+  AdminMessage,
+  AdminMessageList,
+  AdminOrderDetail,
+  AdminOrderList,
+  AdminRefund,
+  AdminSubscriberList,
+  AdminSummary,
+  MessageFilter,
+} from '../../../common/admin.ts';
+import { apiGet, apiPost } from '../../lib/api.ts';
+import { appUrl } from '../../lib/initial-data.ts';
+
+/** Every owner read goes through TanStack Query under this key, so one invalidation refreshes the console. */
+const ADMIN = 'admin';
+
+/** `?a=1&b=x` from the values that are set (empty strings and undefined are left out). */
+export function queryString(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export const useSummary = (from: string, to: string) =>
+  useQuery({
+    queryKey: [ADMIN, 'summary', from, to],
+    queryFn: () => apiGet<AdminSummary>(`/api/admin/summary${queryString({ from, to })}`),
+  });
+
+/** A cursor-paged list: pages are fetched one after the other ("Load more"). */
+function usePaged<T extends { next_cursor: string | null }>(key: QueryKey, path: (cursor: string | null) => string) {
+  return useInfiniteQuery({
+    queryKey: [ADMIN, ...key],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => apiGet<T>(path(pageParam)),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+}
+
+export const PAGE_SIZE = 25;
+
+export const useOrders = (query: string, status: string) =>
+  usePaged<AdminOrderList>(
+    ['orders', query, status],
+    (cursor) => `/api/admin/orders${queryString({ query, status, cursor, limit: PAGE_SIZE })}`,
+  );
+
+export const useOrder = (id: string) =>
+  useQuery({
+    queryKey: [ADMIN, 'order', id],
+    queryFn: () => apiGet<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
+  });
+
+export const useCustomers = (query: string) =>
+  usePaged<AdminCustomerList>(
+    ['customers', query],
+    (cursor) => `/api/admin/customers${queryString({ query, cursor, limit: PAGE_SIZE })}`,
+  );
+
+export const useCustomer = (id: string) =>
+  useQuery({
+    queryKey: [ADMIN, 'customer', id],
+    queryFn: () => apiGet<AdminCustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
+  });
+
+export const useKits = () =>
+  useQuery({ queryKey: [ADMIN, 'kits'], queryFn: () => apiGet<AdminKit[]>('/api/admin/kits') });
+
+export const useMessages = (status: MessageFilter) =>
+  useQuery({
+    queryKey: [ADMIN, 'messages', status],
+    queryFn: () => apiGet<AdminMessageList>(`/api/admin/messages${queryString({ status })}`),
+  });
+
+export const useSubscribers = () =>
+  usePaged<AdminSubscriberList>(['subscribers'], (cursor) => `/api/admin/subscribers${queryString({ cursor })}`);
+
+export const useActivity = () =>
+  usePaged<AdminActivity>(['activity'], (cursor) => `/api/admin/activity${queryString({ cursor })}`);
+
+/** The CSV export is a plain download: the browser sends the session cookie with the link. */
+export const SUBSCRIBERS_CSV_URL = appUrl('/api/admin/subscribers.csv');
+
+/**
+ * An owner action: POST, then refresh everything the console has read (an action changes
+ * totals, lists and the activity log alike), and hand the answer to the caller.
+ */
+function useAdminAction<Input, Output>(send: (input: Input) => Promise<Output>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => client.invalidateQueries({ queryKey: [ADMIN] }),
+  });
+}
+
+export const useRefund = (orderId: string) =>
+  useAdminAction((body: AdminRefund) =>
+    apiPost<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/refund`, body),
+  );
+
+export const useResendReceipt = (orderId: string) =>
+  useAdminAction(() => apiPost<{ ok: boolean }>(`/api/admin/orders/${encodeURIComponent(orderId)}/resend`));
+
+export const useGrant = (customerId: number) =>
+  useAdminAction(({ action, ...body }: AdminGrant & { action: 'grant' | 'revoke' }) =>
+    apiPost<AdminCustomerDetail>(`/api/admin/customers/${customerId}/${action}`, body),
+  );
+
+export const useKitSwitch = () =>
+  useAdminAction(({ id, active }: { id: number; active: boolean }) =>
+    apiPost<AdminKit>(`/api/admin/kits/${id}`, { active }),
+  );
+
+export const useReply = () =>
+  useAdminAction(({ id, body }: { id: number; body: string }) =>
+    apiPost<AdminMessage>(`/api/admin/messages/${id}/reply`, { body }),
+  );
