@@ -95,10 +95,8 @@ export const router = createBrowserRouter(
           path: 'licence',
           lazy: () => import('../features/library/licence-page.tsx').then((m) => ({ Component: m.LicencePage })),
         },
-        {
-          path: 'admin/*',
-          lazy: () => import('../features/admin/admin-app.tsx').then((m) => ({ Component: m.AdminApp })),
-        },
+        // The owner console (issue 11); the module exports `Component`.
+        { path: 'admin/*', lazy: () => import('../features/admin/admin-route.tsx') },
         { path: '*', Component: NotFoundPage },
       ],
     },

@@ -1,4 +1,5 @@
-import { type QueryKey, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type {
   AdminActivity,
   AdminCustomerDetail,
@@ -36,14 +37,37 @@ export const useSummary = (from: string, to: string) =>
     queryFn: () => apiGet<AdminSummary>(`/api/admin/summary${queryString({ from, to })}`),
   });
 
-/** A cursor-paged list: pages are fetched one after the other ("Load more"). */
-function usePaged<T extends { next_cursor: string | null }>(key: QueryKey, path: (cursor: string | null) => string) {
-  return useInfiniteQuery({
-    queryKey: [ADMIN, ...key],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => apiGet<T>(path(pageParam)),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
+/**
+ * A cursor-paged list read page by page ("Load more"): one query per page, keyed by its cursor.
+ * (Not useInfiniteQuery: it would add code to the chunk every buyer loads first.) A new search
+ * starts again from the first page.
+ */
+function usePaged<T extends { next_cursor: string | null }>(key: string[], path: (cursor: string | null) => string) {
+  const keyText = key.join('\u0000');
+  const [state, setState] = useState({ keyText, cursors: [null] as (string | null)[] });
+  const cursors = state.keyText === keyText ? state.cursors : [null];
+  if (state.keyText !== keyText) setState({ keyText, cursors });
+  const results = useQueries({
+    queries: cursors.map((cursor) => ({
+      queryKey: [ADMIN, ...key, cursor],
+      queryFn: () => apiGet<T>(path(cursor)),
+    })),
   });
+  const first = results[0]!;
+  const last = results[results.length - 1]!;
+  const next = last.data?.next_cursor ?? null;
+  return {
+    data: first.data ? { pages: results.flatMap((r) => (r.data ? [r.data] : [])) } : undefined,
+    isPending: first.isPending,
+    isError: first.isError,
+    error: first.error,
+    refetch: first.refetch,
+    hasNextPage: next !== null,
+    isFetchingNextPage: cursors.length > 1 && last.isPending,
+    fetchNextPage: () => {
+      if (next !== null) setState({ keyText, cursors: [...cursors, next] });
+    },
+  };
 }
 
 export const PAGE_SIZE = 25;

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useToast } from '../../app/toasts.tsx';
 import { useCustomer, useGrant, useKits, useOrders } from './admin-api.ts';
-import { count, dateTime, money } from './format.ts';
+import { count, dateTime, money, recordId } from './format.ts';
 import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
 
 type Dialog = null | { action: 'grant' } | { action: 'revoke'; kitId: number; title: string };
 
 export default function CustomerPage() {
-  const { id = '' } = useParams();
+  const id = recordId(useLocation().pathname);
   const customer = useCustomer(id);
   const data = customer.data;
   const kits = useKits();

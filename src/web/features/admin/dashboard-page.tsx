@@ -1,12 +1,10 @@
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMessages, useOrders, useSummary } from './admin-api.ts';
 import { count, dateTime, day, money, percent } from './format.ts';
 import { PRESETS, type PresetId, rangeFromParams } from './range.ts';
+import SalesChart from './sales-chart.tsx';
 import { EmptyState, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
-
-// Chart.js loads only here, after the numbers.
-const SalesChart = lazy(() => import('./sales-chart.tsx'));
 
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
@@ -127,9 +125,7 @@ export default function DashboardPage() {
               {data.by_day.length === 0 ? (
                 <EmptyState>No sales in this range.</EmptyState>
               ) : (
-                <Suspense fallback={<div className="admin-chart" />}>
-                  <SalesChart days={data.by_day} describedBy="sales-by-day-table" />
-                </Suspense>
+                <SalesChart days={data.by_day} describedBy="sales-by-day-table" />
               )}
               <details className="mt-3">
                 <summary>Sales by day as a table</summary>

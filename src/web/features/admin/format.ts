@@ -47,3 +47,13 @@ export const STATUS_VARIANTS: Record<OrderStatus, string> = {
   refunded: 'danger',
   flagged: 'dark',
 };
+
+/** The record id in /admin/orders/{id} or /admin/customers/{id}, decoded; '' when malformed. */
+export function recordId(pathname: string): string {
+  const last = pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return '';
+  }
+}

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useToast } from '../../app/toasts.tsx';
 import { useOrder, useRefund, useResendReceipt } from './admin-api.ts';
-import { dateTime, money } from './format.ts';
+import { dateTime, money, recordId } from './format.ts';
 import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
 
 type Dialog = null | 'refund' | 'resend';
 
 export default function OrderPage() {
-  const { id = '' } = useParams();
+  const id = recordId(useLocation().pathname);
   const order = useOrder(id);
   const refund = useRefund(id);
   const resend = useResendReceipt(id);

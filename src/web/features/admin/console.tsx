@@ -1,9 +1,6 @@
 import './admin.scss';
-import { lazy, Suspense, useEffect } from 'react';
-import { NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { useCurrentUser } from '../../app/session.ts';
-import { NotFoundPage } from '../../components/not-found-page.tsx';
-import { setReturnPath } from '../../lib/return-path.ts';
+import { type ComponentType, lazy, Suspense, useEffect } from 'react';
+import { NavLink, useLocation } from 'react-router';
 import { EmptyState, PageHeader } from './ui.tsx';
 
 const DashboardPage = lazy(() => import('./dashboard-page.tsx'));
@@ -45,6 +42,28 @@ function useNoIndex() {
   }, []);
 }
 
+/**
+ * The screen for a path under /admin. The console matches its few paths itself: React Router's
+ * <Routes> would add code to the chunk every buyer loads first (record screens read their id from
+ * the path with recordId).
+ */
+const SCREENS: [RegExp, ComponentType][] = [
+  [/^\/?$/, DashboardPage],
+  [/^\/orders\/?$/, OrdersPage],
+  [/^\/orders\/[^/]+\/?$/, OrderPage],
+  [/^\/customers\/?$/, CustomersPage],
+  [/^\/customers\/[^/]+\/?$/, CustomerPage],
+  [/^\/kits\/?$/, KitsPage],
+  [/^\/messages\/?$/, MessagesPage],
+  [/^\/subscribers\/?$/, SubscribersPage],
+  [/^\/activity\/?$/, ActivityPage],
+];
+
+function screenFor(pathname: string): ComponentType {
+  const rest = pathname.replace(/^\/admin/, '');
+  return SCREENS.find(([pattern]) => pattern.test(rest))?.[1] ?? AdminNotFound;
+}
+
 function AdminNotFound() {
   return (
     <>
@@ -54,7 +73,10 @@ function AdminNotFound() {
   );
 }
 
-function Console() {
+/** The console: its navigation and the screen for the address below /admin. */
+export default function Console() {
+  const { pathname } = useLocation();
+  const Screen = screenFor(pathname);
   useNoIndex();
   return (
     <div className="container-xxl admin">
@@ -79,41 +101,9 @@ function Console() {
             </div>
           }
         >
-          <Routes>
-            <Route index element={<DashboardPage />} />
-            <Route path="orders" element={<OrdersPage />} />
-            <Route path="orders/:id" element={<OrderPage />} />
-            <Route path="customers" element={<CustomersPage />} />
-            <Route path="customers/:id" element={<CustomerPage />} />
-            <Route path="kits" element={<KitsPage />} />
-            <Route path="messages" element={<MessagesPage />} />
-            <Route path="subscribers" element={<SubscribersPage />} />
-            <Route path="activity" element={<ActivityPage />} />
-            <Route path="*" element={<AdminNotFound />} />
-          </Routes>
+          <Screen />
         </Suspense>
       </div>
     </div>
   );
-}
-
-/**
- * `/admin/*`: the owner console. Signed out, the visitor signs in and comes back here; a signed-in
- * customer who is not an owner gets the ordinary not-found page (the server answers 404 too), so
- * the console does not reveal that it exists. The server checks ownership on every call anyway.
- */
-export function AdminApp() {
-  const user = useCurrentUser();
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
-
-  useEffect(() => {
-    if (user) return;
-    setReturnPath(pathname.replace(/^\/+|\/+$/g, '') || 'admin');
-    navigate('/login', { replace: true });
-  }, [user, navigate, pathname]);
-
-  if (!user) return null;
-  if (!user.owner) return <NotFoundPage />;
-  return <Console />;
 }
