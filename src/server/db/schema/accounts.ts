@@ -17,6 +17,7 @@ export const users = pgTable(
     // E-mail is unique without regard to case.
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_google_sub_key').on(t.googleSub),
+    index('users_created_at_idx').on(t.createdAt, t.id),
   ],
 );
 
