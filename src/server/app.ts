@@ -24,7 +24,7 @@ import { registerLibraryRoutes } from './modules/library/library.routes.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes, registerSandboxRoutes } from './modules/orders/orders.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
-import { ownerAddresses } from './modules/owner/owner.service.ts';
+import { findOwner, ownerAddresses } from './modules/owner/owner.service.ts';
 
 export type AppDeps = {
   config: Config;
@@ -184,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalog,
         template: deps.template,
         googleEnabled: Boolean(deps.google),
+        isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
         // Development re-renders every page (Vite transforms the shell per request).
         cache: !deps.dev,
       });

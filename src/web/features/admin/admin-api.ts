@@ -1,20 +1,19 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { z } from 'zod';
 import type {
-  AdminActivity,
-  AdminCustomerDetail,
-  AdminCustomerList,
-  AdminGrant,
-  AdminKit,
-  AdminMessage,
-  AdminMessageList,
-  AdminOrderDetail,
-  AdminOrderList,
-  AdminRefund,
-  AdminSubscriberList,
-  AdminSummary,
-  MessageFilter,
-} from '../../../common/admin.ts';
+  GrantSchema,
+  OwnerActivity,
+  OwnerCustomer,
+  OwnerCustomerDetail,
+  OwnerKit,
+  OwnerMessage,
+  OwnerOrder,
+  OwnerOrderDetail,
+  OwnerSummary,
+  Page,
+  RefundSchema,
+} from '../../../common/schemas/owner.ts';
 import { apiGet, apiPost } from '../../lib/api.ts';
 import { appUrl } from '../../lib/initial-data.ts';
 
@@ -31,10 +30,13 @@ export function queryString(params: Record<string, string | number | undefined |
   return text ? `?${text}` : '';
 }
 
+export type MessageFilter = 'new' | 'answered' | 'all';
+type Subscribers = Page<{ email: string; subscribed_at: string }> & { total: number };
+
 export const useSummary = (from: string, to: string) =>
   useQuery({
     queryKey: [ADMIN, 'summary', from, to],
-    queryFn: () => apiGet<AdminSummary>(`/api/admin/summary${queryString({ from, to })}`),
+    queryFn: () => apiGet<OwnerSummary>(`/api/admin/summary${queryString({ from, to })}`),
   });
 
 /**
@@ -73,7 +75,7 @@ function usePaged<T extends { next_cursor: string | null }>(key: string[], path:
 export const PAGE_SIZE = 25;
 
 export const useOrders = (query: string, status: string) =>
-  usePaged<AdminOrderList>(
+  usePaged<Page<OwnerOrder>>(
     ['orders', query, status],
     (cursor) => `/api/admin/orders${queryString({ query, status, cursor, limit: PAGE_SIZE })}`,
   );
@@ -81,11 +83,11 @@ export const useOrders = (query: string, status: string) =>
 export const useOrder = (id: string) =>
   useQuery({
     queryKey: [ADMIN, 'order', id],
-    queryFn: () => apiGet<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
+    queryFn: () => apiGet<OwnerOrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
   });
 
 export const useCustomers = (query: string) =>
-  usePaged<AdminCustomerList>(
+  usePaged<Page<OwnerCustomer>>(
     ['customers', query],
     (cursor) => `/api/admin/customers${queryString({ query, cursor, limit: PAGE_SIZE })}`,
   );
@@ -93,23 +95,23 @@ export const useCustomers = (query: string) =>
 export const useCustomer = (id: string) =>
   useQuery({
     queryKey: [ADMIN, 'customer', id],
-    queryFn: () => apiGet<AdminCustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
+    queryFn: () => apiGet<OwnerCustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
   });
 
 export const useKits = () =>
-  useQuery({ queryKey: [ADMIN, 'kits'], queryFn: () => apiGet<AdminKit[]>('/api/admin/kits') });
+  useQuery({ queryKey: [ADMIN, 'kits'], queryFn: () => apiGet<OwnerKit[]>('/api/admin/kits') });
 
 export const useMessages = (status: MessageFilter) =>
   useQuery({
     queryKey: [ADMIN, 'messages', status],
-    queryFn: () => apiGet<AdminMessageList>(`/api/admin/messages${queryString({ status })}`),
+    queryFn: () => apiGet<{ items: OwnerMessage[] }>(`/api/admin/messages${queryString({ status })}`),
   });
 
 export const useSubscribers = () =>
-  usePaged<AdminSubscriberList>(['subscribers'], (cursor) => `/api/admin/subscribers${queryString({ cursor })}`);
+  usePaged<Subscribers>(['subscribers'], (cursor) => `/api/admin/subscribers${queryString({ cursor })}`);
 
 export const useActivity = () =>
-  usePaged<AdminActivity>(['activity'], (cursor) => `/api/admin/activity${queryString({ cursor })}`);
+  usePaged<Page<OwnerActivity>>(['activity'], (cursor) => `/api/admin/activity${queryString({ cursor })}`);
 
 /** The CSV export is a plain download: the browser sends the session cookie with the link. */
 export const SUBSCRIBERS_CSV_URL = appUrl('/api/admin/subscribers.csv');
@@ -127,24 +129,24 @@ function useAdminAction<Input, Output>(send: (input: Input) => Promise<Output>) 
 }
 
 export const useRefund = (orderId: string) =>
-  useAdminAction((body: AdminRefund) =>
-    apiPost<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/refund`, body),
+  useAdminAction((body: z.input<typeof RefundSchema>) =>
+    apiPost<OwnerOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/refund`, body),
   );
 
 export const useResendReceipt = (orderId: string) =>
   useAdminAction(() => apiPost<{ ok: boolean }>(`/api/admin/orders/${encodeURIComponent(orderId)}/resend`));
 
 export const useGrant = (customerId: number) =>
-  useAdminAction(({ action, ...body }: AdminGrant & { action: 'grant' | 'revoke' }) =>
-    apiPost<AdminCustomerDetail>(`/api/admin/customers/${customerId}/${action}`, body),
+  useAdminAction(({ action, ...body }: z.input<typeof GrantSchema> & { action: 'grant' | 'revoke' }) =>
+    apiPost<OwnerCustomerDetail>(`/api/admin/customers/${customerId}/${action}`, body),
   );
 
 export const useKitSwitch = () =>
   useAdminAction(({ id, active }: { id: number; active: boolean }) =>
-    apiPost<AdminKit>(`/api/admin/kits/${id}`, { active }),
+    apiPost<OwnerKit>(`/api/admin/kits/${id}`, { active }),
   );
 
 export const useReply = () =>
   useAdminAction(({ id, body }: { id: number; body: string }) =>
-    apiPost<AdminMessage>(`/api/admin/messages/${id}/reply`, { body }),
+    apiPost<OwnerMessage>(`/api/admin/messages/${id}/reply`, { body }),
   );

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useToast } from '../../app/toasts.tsx';
-import { useCustomer, useGrant, useKits, useOrders } from './admin-api.ts';
-import { count, dateTime, money, recordId } from './format.ts';
+import { useCustomer, useGrant, useKits } from './admin-api.ts';
+import { count, dateTime, money, type OrderStatus, recordId } from './format.ts';
 import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
 
 type Dialog = null | { action: 'grant' } | { action: 'revoke'; kitId: number; title: string };
@@ -12,7 +12,6 @@ export default function CustomerPage() {
   const customer = useCustomer(id);
   const data = customer.data;
   const kits = useKits();
-  const orders = useOrders(data?.email ?? '', '');
   const change = useGrant(data?.id ?? 0);
   const toast = useToast();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -22,7 +21,6 @@ export default function CustomerPage() {
   const owned = new Set(data?.kits.map((k) => k.kit_id));
   const grantable = kits.data?.filter((k) => !owned.has(k.id)) ?? [];
   const titleOf = (kit: number) => kits.data?.find((k) => k.id === kit)?.title ?? `Kit ${kit}`;
-  const customerOrders = orders.data?.pages[0]?.items.filter((o) => o.email === data?.email) ?? [];
 
   const close = () => {
     setDialog(null);
@@ -146,9 +144,8 @@ export default function CustomerPage() {
           <div className="row g-4">
             <div className="col-12 col-xl-7">
               <TableCard title="Orders">
-                <QueryState query={orders} label="orders" />
-                {orders.data && customerOrders.length === 0 && <EmptyState>No orders.</EmptyState>}
-                {customerOrders.length > 0 && (
+                {data.order_list.length === 0 && <EmptyState>No orders.</EmptyState>}
+                {data.order_list.length > 0 && (
                   <table className="table table-sm admin-table mb-0">
                     <thead>
                       <tr>
@@ -161,7 +158,7 @@ export default function CustomerPage() {
                       </tr>
                     </thead>
                     <tbody>
-                      {customerOrders.map((order) => (
+                      {data.order_list.map((order) => (
                         <tr key={order.id}>
                           <td>
                             <Link to={`/admin/orders/${encodeURIComponent(order.id)}`}>{order.id}</Link>
@@ -169,7 +166,7 @@ export default function CustomerPage() {
                           <td className="text-nowrap">{dateTime(order.created_at)}</td>
                           <td className="text-end">{money(order.total)}</td>
                           <td>
-                            <StatusBadge status={order.status} />
+                            <StatusBadge status={order.status as OrderStatus} />
                           </td>
                         </tr>
                       ))}

@@ -1,4 +1,6 @@
-import type { OrderStatus } from '../../../common/admin.ts';
+import type { OwnerOrder } from '../../../common/schemas/owner.ts';
+
+export type OrderStatus = OwnerOrder['status'];
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const whole = new Intl.NumberFormat('en-US');
@@ -39,6 +41,9 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   refunded: 'Refunded',
   flagged: 'Flagged',
 };
+
+/** The statuses in the order the Status filter lists them. */
+export const ORDER_STATUSES = Object.keys(STATUS_LABELS) as OrderStatus[];
 
 export const STATUS_VARIANTS: Record<OrderStatus, string> = {
   pending: 'secondary',

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { AdminKit } from '../../../common/admin.ts';
+import type { OwnerKit } from '../../../common/schemas/owner.ts';
 import { useToast } from '../../app/toasts.tsx';
 import { useKitSwitch, useKits } from './admin-api.ts';
 import { count, day, money } from './format.ts';
@@ -10,7 +10,7 @@ export default function KitsPage() {
   const kits = useKits();
   const change = useKitSwitch();
   const toast = useToast();
-  const [target, setTarget] = useState<AdminKit | null>(null);
+  const [target, setTarget] = useState<OwnerKit | null>(null);
 
   const close = () => {
     setTarget(null);

@@ -1,18 +1,19 @@
 import { useState } from 'react';
-import { type AdminMessage, MESSAGE_FILTERS, type MessageFilter } from '../../../common/admin.ts';
+import type { OwnerMessage } from '../../../common/schemas/owner.ts';
 import { useToast } from '../../app/toasts.tsx';
-import { useMessages, useReply } from './admin-api.ts';
+import { type MessageFilter, useMessages, useReply } from './admin-api.ts';
 import { dateTime } from './format.ts';
 import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState } from './ui.tsx';
 
 const LABELS: Record<MessageFilter, string> = { new: 'New', answered: 'Answered', all: 'All' };
+const FILTERS = Object.keys(LABELS) as MessageFilter[];
 
 export default function MessagesPage() {
   const [filter, setFilter] = useState<MessageFilter>('new');
   const messages = useMessages(filter);
   const reply = useReply();
   const toast = useToast();
-  const [target, setTarget] = useState<AdminMessage | null>(null);
+  const [target, setTarget] = useState<OwnerMessage | null>(null);
   const [body, setBody] = useState('');
 
   const close = () => {
@@ -37,7 +38,7 @@ export default function MessagesPage() {
     <>
       <PageHeader title="Messages" />
       <fieldset className="btn-group mb-3" aria-label="Show">
-        {MESSAGE_FILTERS.map((f) => (
+        {FILTERS.map((f) => (
           <button
             key={f}
             type="button"

@@ -1,7 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
-import { ORDER_STATUSES } from '../../../common/admin.ts';
 import { useOrders } from './admin-api.ts';
-import { dateTime, money, STATUS_LABELS } from './format.ts';
+import { dateTime, money, ORDER_STATUSES, STATUS_LABELS } from './format.ts';
 import { SearchForm } from './search-form.tsx';
 import { EmptyState, LoadMore, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
 

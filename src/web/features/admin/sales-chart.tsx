@@ -1,6 +1,6 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import { Bar } from 'react-chartjs-2';
-import type { AdminSummary } from '../../../common/admin.ts';
+import type { OwnerSummary } from '../../../common/schemas/owner.ts';
 import { day, money } from './format.ts';
 
 // Only what a bar chart needs: Chart.js leaves the rest out of the bundle.
@@ -10,7 +10,7 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, L
  * Gross sales and refunds per day as bars. The canvas is a picture for sighted owners; the same
  * numbers are in the table beside it (`describedBy`), which screen readers use.
  */
-export default function SalesChart({ days, describedBy }: { days: AdminSummary['by_day']; describedBy: string }) {
+export default function SalesChart({ days, describedBy }: { days: OwnerSummary['by_day']; describedBy: string }) {
   return (
     <div className="admin-chart">
       <Bar

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
-import type { OrderStatus } from '../../../common/admin.ts';
 import { usePageTitle } from '../../app/page-meta.ts';
 import { ApiError } from '../../lib/api.ts';
-import { STATUS_LABELS, STATUS_VARIANTS } from './format.ts';
+import { type OrderStatus, STATUS_LABELS, STATUS_VARIANTS } from './format.ts';
 
 /** The screen's heading, and the tab title "{title} — Admin — Kitshop". */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
