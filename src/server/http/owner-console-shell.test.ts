@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { createUser } from '../../../tests/factories/users.ts';
+import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
 const initialData = (html: string) =>
