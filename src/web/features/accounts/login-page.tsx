@@ -50,7 +50,7 @@ export function LoginPage() {
     setBusy(true);
     try {
       const response = await login({ email: email.trim(), password, remember });
-      const user = { id: response.user.id, name: response.user.name ?? '' };
+      const user = { ...response.user, name: response.user.name ?? '' };
       toast({
         title: 'Login Successfull',
         body: user.name ? `Welcome back, ${user.name}!` : 'Welcome back!',

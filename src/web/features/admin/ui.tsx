@@ -64,7 +64,7 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
 /** A card whose table scrolls sideways inside it on a narrow screen (never the page). */
 export function TableCard({ title, children, footer }: { title?: ReactNode; children: ReactNode; footer?: ReactNode }) {
   return (
-    <section className="card admin-card">
+    <section className="card admin-card" aria-label={typeof title === 'string' ? title : undefined}>
       {title && <h2 className="card-header h6 mb-0">{title}</h2>}
       <div className="table-responsive">{children}</div>
       {footer && <div className="card-footer">{footer}</div>}
