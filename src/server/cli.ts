@@ -5,6 +5,7 @@ import { openStorage } from './integrations/storage/storage.ts';
 import { CatalogContentError, importCatalog } from './modules/catalog/catalog.import.ts';
 import { activeSubscribers, latestMessages } from './modules/messages/messages.service.ts';
 import { addOwner, listOwners, removeOwner } from './modules/owner/owner.service.ts';
+import { DEMO_PASSWORD, parseSeedArgs, seedDemoSales } from './seed.ts';
 
 const USAGE = `Usage:
   npm run catalog                   import or update the kits in CATALOG_DIR (default ./content)
@@ -12,7 +13,9 @@ const USAGE = `Usage:
   npm run messages -- list          the latest contact messages
   npm run owner -- add EMAIL        make the (verified) account with this e-mail a shop owner
   npm run owner -- remove EMAIL     end that
-  npm run owner -- list             the owners (these and OWNER_EMAILS)`;
+  npm run owner -- list             the owners (these and OWNER_EMAILS)
+  npm run seed -- --customers 50000 --orders 100000
+                                    demo customers and 18 months of sales (a demo database only)`;
 
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
@@ -28,8 +31,14 @@ const printable = (text: string) =>
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 
 async function main(command: string | undefined, sub: string | undefined, arg?: string): Promise<number> {
+  const seed = command === 'seed' ? parseSeedArgs(process.argv.slice(3)) : undefined;
+  if (typeof seed === 'string') {
+    console.error(seed);
+    return 64;
+  }
   const known =
     command === 'catalog' ||
+    command === 'seed' ||
     (command === 'owner' &&
       (sub === 'list' || ((sub === 'add' || sub === 'remove') && /^[^\s@]+@[^\s@]+$/.test(arg ?? '')))) ||
     (command === 'subscribers' && sub === 'export') ||
@@ -50,6 +59,13 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
       console.log('email,subscribed_at');
       for (const row of await activeSubscribers(db))
         console.log(`${csvField(row.email)},${row.subscribedAt.toISOString()}`);
+      return 0;
+    }
+    if (seed) {
+      const started = Date.now();
+      console.log(`Seeding ${seed.customers} customers and ${seed.orders} orders`);
+      await seedDemoSales(pool, { ...seed, log: (line) => console.log(line) });
+      console.log(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Customers sign in with ${DEMO_PASSWORD}.`);
       return 0;
     }
     if (command === 'owner') {

@@ -57,10 +57,13 @@ export async function listAccounts(
   return rows;
 }
 
-/** Ids of accounts whose e-mail or name contains the text (at most `limit`), for searching orders. */
+/**
+ * Ids of accounts whose e-mail or name contains the text (at most `limit`, in no order: the trigram
+ * indexes answer), for searching orders.
+ */
 export async function accountIdsMatching(db: Reader, query: string, limit: number): Promise<number[]> {
   const { rows } = await db.execute<{ id: number }>(
-    sql`SELECT u.id FROM users u WHERE ${matches(query)} ORDER BY u.id DESC LIMIT ${limit}`,
+    sql`SELECT u.id FROM users u WHERE ${matches(query)} LIMIT ${limit}`,
   );
   return rows.map((r) => r.id);
 }

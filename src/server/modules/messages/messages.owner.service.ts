@@ -37,6 +37,14 @@ export async function markAnswered(tx: Reader, id: number): Promise<OwnerMessage
   return rows[0]!;
 }
 
+/** Every active subscriber for the CSV export, oldest first, the day already in ISO 8601 (UTC). */
+export async function subscribersForExport(db: Reader) {
+  const { rows } = await db.execute<{ email: string; subscribed_at: string }>(sql`
+    SELECT email, to_char(subscribed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS subscribed_at
+      FROM subscribers WHERE unsubscribed_at IS NULL ORDER BY subscribed_at, id`);
+  return rows;
+}
+
 /** Active subscribers, oldest first, by cursor (subscribed_at, id of the last one seen). */
 export async function subscribersPage(db: Reader, options: { after?: { at: string; id: number }; limit: number }) {
   const after = options.after

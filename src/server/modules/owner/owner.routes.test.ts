@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
-import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { openStorage } from '../../integrations/storage/storage.ts';
+import { importCatalog } from '../catalog/catalog.import.ts';
 import { csvCell } from './owner.routes.ts';
 
 let t: TestApp;
@@ -408,6 +410,21 @@ describe('kits', () => {
     expect((await visitor.get(`/product/${kits[1]!.sef_id}`)).statusCode).toBe(200);
     expect((await owner.post('/api/admin/kits/99999', { active: true })).statusCode).toBe(404);
     expect((await owner.post(`/api/admin/kits/${kits[1]!.id}`, { active: 'no' })).statusCode).toBe(422);
+  });
+
+  it('keeps a hidden kit hidden through a catalog re-import', async () => {
+    await owner.post(`/api/admin/kits/${kits[0]!.id}`, { active: false });
+    try {
+      const storage = await openStorage(t.config);
+      await importCatalog(t.db, storage, FIXTURE_CATALOG);
+      t.catalog.invalidate();
+      expect((await (await createClient(t.app)).get(`/product/${kits[0]!.sef_id}`)).statusCode).toBe(404);
+      expect((await owner.get('/api/admin/kits')).json().find((k: { id: number }) => k.id === kits[0]!.id).active).toBe(
+        false,
+      );
+    } finally {
+      await owner.post(`/api/admin/kits/${kits[0]!.id}`, { active: true });
+    }
   });
 
   it('refuses to pay a pending order whose kit was hidden meanwhile', async () => {

@@ -36,8 +36,13 @@ import {
 import { allKits, kitById, kitIdsMatching, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { downloadsOf, grantKit, holdingsOf, libraryStatsByKit, revokeGrant } from '../library/library.owner.service.ts';
-import { findMessage, listMessages, markAnswered, subscribersPage } from '../messages/messages.owner.service.ts';
-import { activeSubscribers } from '../messages/messages.service.ts';
+import {
+  findMessage,
+  listMessages,
+  markAnswered,
+  subscribersForExport,
+  subscribersPage,
+} from '../messages/messages.owner.service.ts';
 import { lockBuyerRefunds } from '../orders/fulfilment.service.ts';
 import {
   buyerTotals,
@@ -517,8 +522,8 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
       });
 
       scope.get('/subscribers.csv', async (_request, reply) => {
-        const rows = await activeSubscribers(db);
-        const csv = ['email,subscribed_at', ...rows.map((r) => `${csvCell(r.email)},${r.subscribedAt.toISOString()}`)];
+        const rows = await subscribersForExport(db);
+        const csv = ['email,subscribed_at', ...rows.map((r) => `${csvCell(r.email)},${r.subscribed_at}`)];
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="subscribers-${today()}.csv"`)
