@@ -75,7 +75,7 @@ export default function MessagesPage() {
                 className="btn btn-sm btn-primary"
                 aria-label={`Reply to ${message.name}`}
                 onClick={() => {
-                  setBody(`Hi ${message.name},\n\n`);
+                  setBody('');
                   setTarget(message);
                 }}
               >
