@@ -5,6 +5,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.ts';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ROOT_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const SHOP_URL = `http://127.0.0.1:${E2E_PORT + 1}/shop`;
+/** The owner console's specs run on a shop of their own (they hide kits, refund, grant). */
+export const OWNER_SHOP_URL = `http://127.0.0.1:${E2E_PORT + 2}`;
 
 const launchOptions = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 

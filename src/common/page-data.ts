@@ -5,7 +5,8 @@
  */
 
 /** The signed-in user, or `{}` for a visitor. */
-export type InitialUser = { id?: number; name?: string };
+/** `owner` is true for a shop owner (issue 11), absent otherwise. */
+export type InitialUser = { id?: number; name?: string; owner?: boolean };
 
 export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
 

@@ -25,7 +25,7 @@ import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
-import { ownerAddresses } from './modules/owner/owner.service.ts';
+import { findOwner, ownerAddresses } from './modules/owner/owner.service.ts';
 
 export type AppDeps = {
   config: Config;
@@ -186,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalog,
         template: deps.template,
         googleEnabled: Boolean(deps.google),
+        isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
         // Development re-renders every page (Vite transforms the shell per request).
         cache: !deps.dev,
       });

@@ -7,12 +7,20 @@ import { COOKIE_NAMES } from '../../src/server/http/cookies.ts';
 import { hashSessionToken } from '../../src/server/http/session.ts';
 import type { ReceivedMail } from '../setup/smtp.ts';
 
-type State = { rootDatabaseUrl: string; shopDatabaseUrl: string; mailDir: string; claimsFile: string };
+type State = {
+  rootDatabaseUrl: string;
+  shopDatabaseUrl: string;
+  ownerDatabaseUrl: string;
+  mailDir: string;
+  claimsFile: string;
+};
 const state = (): State => JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8'));
 
 type Fixtures = {
   /** Console errors that this test expects (anything else fails it). */
   allowedConsoleErrors: RegExp[];
+  /** Which shop's database `db` opens: the root shop's, or the owner console specs' own. */
+  database: 'root' | 'owner';
   db: pg.Pool;
   /** Signs the browser in as a new user (a session row and its cookie), removed after the test. */
   signIn: (name: string) => Promise<{ id: number; name: string }>;
@@ -21,6 +29,7 @@ type Fixtures = {
 
 export const test = base.extend<Fixtures>({
   allowedConsoleErrors: [[], { option: true }],
+  database: ['root', { option: true }],
   page: async ({ page, allowedConsoleErrors }, use, testInfo) => {
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -32,9 +41,9 @@ export const test = base.extend<Fixtures>({
     await use(page);
     if (testInfo.status === testInfo.expectedStatus) expect(errors, 'console errors').toEqual([]);
   },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern
-  db: async ({}, use) => {
-    const pool = new pg.Pool({ connectionString: state().rootDatabaseUrl, max: 2 });
+  db: async ({ database }, use) => {
+    const url = database === 'owner' ? state().ownerDatabaseUrl : state().rootDatabaseUrl;
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
     await use(pool);
     await pool.end();
   },

@@ -31,8 +31,9 @@ const database = await startEmbeddedPostgres(
 const admin = new pg.Client({ connectionString: database.adminUrl });
 await admin.connect();
 await admin.query('CREATE DATABASE kitshop_e2e_shop OWNER kitshop');
+await admin.query('CREATE DATABASE kitshop_e2e_owner OWNER kitshop');
 const urls: Record<string, string> = {};
-for (const name of ['kitshop_e2e', 'kitshop_e2e_shop']) {
+for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner']) {
   const url = new URL(database.url);
   url.pathname = `/${name}`;
   urls[name] = url.toString();
@@ -62,7 +63,13 @@ oidc.service.on('beforeTokenSigning', (token) => {
 
 writeFileSync(
   path.join(root, '.tmp/e2e-state.json'),
-  JSON.stringify({ rootDatabaseUrl: urls.kitshop_e2e, shopDatabaseUrl: urls.kitshop_e2e_shop, mailDir, claimsFile }),
+  JSON.stringify({
+    rootDatabaseUrl: urls.kitshop_e2e,
+    shopDatabaseUrl: urls.kitshop_e2e_shop,
+    ownerDatabaseUrl: urls.kitshop_e2e_owner,
+    mailDir,
+    claimsFile,
+  }),
 );
 
 async function startApp(
@@ -123,6 +130,11 @@ try {
     GOOGLE_ISSUER: oidc.issuer.url!,
   });
   await startApp('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
+  // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.
+  await startApp('owner', port + 2, '/', urls.kitshop_e2e_owner!, {
+    PUBLIC_URL: `http://127.0.0.1:${port + 2}`,
+    SMTP_URL: smtp.url,
+  });
   console.log('e2e stack ready');
 } catch (error) {
   console.error(error);

@@ -87,6 +87,9 @@ function productHead(entry: ShellKit, config: Config): Head {
 /** The HTML shell for a URL; `screenModule` names the lazy screen to preload (its source path under src/web). */
 export type ShellTemplate = (url: string, screenModule?: string) => Promise<string> | string;
 
+/** The owner console's paths (`/admin`, `/admin/orders/x`): a screen for owners, 404 for anyone else. */
+const CONSOLE_PATH = /^\/admin(?:\/.*)?$/;
+
 /** Lazy screens whose code the shell preloads, so it loads in parallel with the entry script. */
 const SCREEN_MODULES: Record<string, string> = { '/product/:sefId': 'features/catalog/product-page.tsx' };
 
@@ -98,7 +101,15 @@ const SCREEN_MODULES: Record<string, string> = { '/product/:sefId': 'features/ca
  */
 export function registerPageShell(
   app: FastifyInstance,
-  deps: { config: Config; catalog: ShellCatalog; template: ShellTemplate; googleEnabled: boolean; cache: boolean },
+  deps: {
+    config: Config;
+    catalog: ShellCatalog;
+    template: ShellTemplate;
+    googleEnabled: boolean;
+    cache: boolean;
+    /** Whether a signed-in user is a shop owner: `owner: true` in the initial data, and /admin exists. */
+    isOwner?: (userId: number) => Promise<boolean>;
+  },
 ): void {
   const { config, catalog, template } = deps;
   const cookies = shopCookies(config);
@@ -163,8 +174,8 @@ export function registerPageShell(
 
   const DATA_MARK = '\u0000initial-data\u0000';
   /** The page around the per-request initial data, rendered once per route and catalog snapshot. */
-  async function renderParts(url: string, routePath: string) {
-    const { status, head, module } = await headFor(routePath);
+  async function renderParts(url: string, routePath: string, found?: { status: number; head: Head; module?: string }) {
+    const { status, head, module } = found ?? (await headFor(routePath));
     const html = (await template(url, module))
       .replace('<!--app-head-->', renderHead(head, config))
       .replace(
@@ -188,19 +199,35 @@ export function registerPageShell(
     return parts;
   }
 
+  const consoleHead: Head = { title: 'Admin — Kitshop', description: HOME_DESCRIPTION, canonical: null };
+  let consoleParts: Awaited<ReturnType<typeof renderParts>> | undefined;
+  async function consolePartsFor(url: string, routePath: string) {
+    const render = () => renderParts(url, routePath, { status: 200, head: consoleHead });
+    if (!deps.cache) return render();
+    consoleParts ??= await render();
+    return consoleParts;
+  }
+
   async function serveShell(request: FastifyRequest, reply: FastifyReply) {
     const pathname = request.url.split('?')[0] ?? '/';
     const routePath = pathname.slice(config.basePath.length) || '/';
     if (routePath.startsWith('/api/')) {
       return reply.status(404).send({ message: 'Not found.' });
     }
-    const [{ status, before, after }, user] = await Promise.all([partsFor(request.url, routePath), request.user()]);
+    const consolePath = CONSOLE_PATH.test(routePath);
+    const [user, parts] = await Promise.all([request.user(), consolePath ? null : partsFor(request.url, routePath)]);
+    const owner = user && deps.isOwner ? await deps.isOwner(user.id) : false;
+    // The owner console exists for owners only: anyone else gets the ordinary 404.
+    const ownerConsole = owner && consolePath;
+    const { status, before, after } =
+      parts ?? (ownerConsole ? await consolePartsFor(request.url, routePath) : await partsFor(request.url, routePath));
     const data: InitialData = {
       path: routePath,
       csrf: reply.generateCsrf(),
       baseUrl: config.publicUrl,
-      user: user ? { id: user.id, name: user.name } : {},
+      user: user ? { id: user.id, name: user.name, ...(owner ? { owner: true } : {}) } : {},
     };
+    if (ownerConsole) reply.header('x-robots-tag', 'noindex');
     return reply
       .status(status)
       .header('cache-control', 'no-store')

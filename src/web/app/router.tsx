@@ -95,6 +95,8 @@ export const router = createBrowserRouter(
           path: 'licence',
           lazy: () => import('../features/library/licence-page.tsx').then((m) => ({ Component: m.LicencePage })),
         },
+        // The owner console (issue 11); the module exports `Component`.
+        { path: 'admin/*', lazy: () => import('../features/admin/admin-route.tsx') },
         { path: '*', Component: NotFoundPage },
       ],
     },

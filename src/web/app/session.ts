@@ -1,11 +1,14 @@
 import { useSyncExternalStore } from 'react';
 import { initialData } from '../lib/initial-data.ts';
 
-export type CurrentUser = { id: number; name: string };
+/** `owner`: the user may open the owner console (the server checks it again on every owner call). */
+export type CurrentUser = { id: number; name: string; owner?: boolean };
 
 /** The signed-in user: set from the initial data when it has an id; null means signed out. */
 let current: CurrentUser | null =
-  typeof initialData.user.id === 'number' ? { id: initialData.user.id, name: initialData.user.name ?? '' } : null;
+  typeof initialData.user.id === 'number'
+    ? { ...initialData.user, id: initialData.user.id, name: initialData.user.name ?? '' }
+    : null;
 const listeners = new Set<() => void>();
 
 export function setCurrentUser(user: CurrentUser | null): void {

@@ -13,6 +13,7 @@ import { shopCookies } from '../../http/cookies.ts';
 import { parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import type { GoogleSignIn } from '../../integrations/oidc/google.ts';
+import { findOwner } from '../owner/owner.service.ts';
 import {
   type AccountsDeps,
   authenticate,
@@ -25,6 +26,14 @@ import {
   verifyEmail,
   workBesideAnswersDone,
 } from './accounts.service.ts';
+
+/** The user as the browser gets it: `owner: true` added for a shop owner (the Admin menu item). */
+async function withOwnerFlag<T extends { id: number }>(
+  deps: AccountsDeps,
+  user: T,
+): Promise<T | (T & { owner: true })> {
+  return (await findOwner(deps.db, deps.config, user.id)) ? { ...user, owner: true } : user;
+}
 
 /** The account calls of SPEC.md's table. Routes parse and answer; the service decides. */
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps): void {
@@ -39,7 +48,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
     const input = parseInput(LoginSchema, request.body);
     const user = await authenticate(deps, input, request.ip);
     await reply.signIn(user.id, input.remember);
-    return { user, message: MESSAGES.loggedIn };
+    return { user: await withOwnerFlag(deps, user), message: MESSAGES.loggedIn };
   });
 
   // A GET that changes state: it needs the CSRF token like any POST.
@@ -58,7 +67,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
     // Without a user in the answer the page shows the message and keeps the visitor's session.
     if (!verified.signIn) return { user: {}, data: { result: 'success', message: verified.message } };
     await reply.signIn(verified.user.id, false);
-    return { user: verified.user, data: { result: 'success', message: verified.message } };
+    return { user: await withOwnerFlag(deps, verified.user), data: { result: 'success', message: verified.message } };
   });
 
   app.post('/api/forgot-password', async (request) => {

@@ -54,7 +54,7 @@ export function LoginPage() {
     setBusy(true);
     try {
       const response = await login(check.data);
-      const user = { id: response.user.id, name: response.user.name ?? '' };
+      const user = { ...response.user, name: response.user.name ?? '' };
       toast({
         title: 'Login Successfull',
         body: user.name ? `Welcome back, ${user.name}!` : 'Welcome back!',

@@ -36,7 +36,7 @@ export function VerifyEmailPage() {
         }
         setOutcome({ state: 'success', message: message || 'Your email address has been verified.' });
         if (response.user && hasId(response.user)) {
-          setCurrentUser({ id: response.user.id, name: response.user.name ?? '' });
+          setCurrentUser({ ...response.user, name: response.user.name ?? '' });
           navigate(takeReturnPath('/cart'));
         }
       })

@@ -1,0 +1,152 @@
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { z } from 'zod';
+import type {
+  GrantSchema,
+  OwnerActivity,
+  OwnerCustomer,
+  OwnerCustomerDetail,
+  OwnerKit,
+  OwnerMessage,
+  OwnerOrder,
+  OwnerOrderDetail,
+  OwnerSummary,
+  Page,
+  RefundSchema,
+} from '../../../common/schemas/owner.ts';
+import { apiGet, apiPost } from '../../lib/api.ts';
+import { appUrl } from '../../lib/initial-data.ts';
+
+/** Every owner read goes through TanStack Query under this key, so one invalidation refreshes the console. */
+const ADMIN = 'admin';
+
+/** `?a=1&b=x` from the values that are set (empty strings and undefined are left out). */
+export function queryString(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export type MessageFilter = 'new' | 'answered' | 'all';
+type Subscribers = Page<{ email: string; subscribed_at: string }> & { total: number };
+
+export const useSummary = (from: string, to: string) =>
+  useQuery({
+    queryKey: [ADMIN, 'summary', from, to],
+    queryFn: () => apiGet<OwnerSummary>(`/api/admin/summary${queryString({ from, to })}`),
+  });
+
+/**
+ * A cursor-paged list read page by page ("Load more"): one query per page, keyed by its cursor.
+ * (Not useInfiniteQuery: it would add code to the chunk every buyer loads first.) A new search
+ * starts again from the first page.
+ */
+function usePaged<T extends { next_cursor: string | null }>(key: string[], path: (cursor: string | null) => string) {
+  const keyText = key.join('\u0000');
+  const [state, setState] = useState({ keyText, cursors: [null] as (string | null)[] });
+  const cursors = state.keyText === keyText ? state.cursors : [null];
+  if (state.keyText !== keyText) setState({ keyText, cursors });
+  const results = useQueries({
+    queries: cursors.map((cursor) => ({
+      queryKey: [ADMIN, ...key, cursor],
+      queryFn: () => apiGet<T>(path(cursor)),
+    })),
+  });
+  const first = results[0]!;
+  const last = results[results.length - 1]!;
+  const next = last.data?.next_cursor ?? null;
+  return {
+    data: first.data ? { pages: results.flatMap((r) => (r.data ? [r.data] : [])) } : undefined,
+    isPending: first.isPending,
+    isError: first.isError,
+    error: first.error,
+    refetch: first.refetch,
+    hasNextPage: next !== null,
+    isFetchingNextPage: cursors.length > 1 && last.isPending,
+    fetchNextPage: () => {
+      if (next !== null) setState({ keyText, cursors: [...cursors, next] });
+    },
+  };
+}
+
+export const PAGE_SIZE = 25;
+
+export const useOrders = (query: string, status: string) =>
+  usePaged<Page<OwnerOrder>>(
+    ['orders', query, status],
+    (cursor) => `/api/admin/orders${queryString({ query, status, cursor, limit: PAGE_SIZE })}`,
+  );
+
+export const useOrder = (id: string) =>
+  useQuery({
+    queryKey: [ADMIN, 'order', id],
+    queryFn: () => apiGet<OwnerOrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
+  });
+
+export const useCustomers = (query: string) =>
+  usePaged<Page<OwnerCustomer>>(
+    ['customers', query],
+    (cursor) => `/api/admin/customers${queryString({ query, cursor, limit: PAGE_SIZE })}`,
+  );
+
+export const useCustomer = (id: string) =>
+  useQuery({
+    queryKey: [ADMIN, 'customer', id],
+    queryFn: () => apiGet<OwnerCustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
+  });
+
+export const useKits = () =>
+  useQuery({ queryKey: [ADMIN, 'kits'], queryFn: () => apiGet<OwnerKit[]>('/api/admin/kits') });
+
+export const useMessages = (status: MessageFilter) =>
+  useQuery({
+    queryKey: [ADMIN, 'messages', status],
+    queryFn: () => apiGet<{ items: OwnerMessage[] }>(`/api/admin/messages${queryString({ status })}`),
+  });
+
+export const useSubscribers = () =>
+  usePaged<Subscribers>(['subscribers'], (cursor) => `/api/admin/subscribers${queryString({ cursor })}`);
+
+export const useActivity = () =>
+  usePaged<Page<OwnerActivity>>(['activity'], (cursor) => `/api/admin/activity${queryString({ cursor })}`);
+
+/** The CSV export is a plain download: the browser sends the session cookie with the link. */
+export const SUBSCRIBERS_CSV_URL = appUrl('/api/admin/subscribers.csv');
+
+/**
+ * An owner action: POST, then refresh everything the console has read (an action changes
+ * totals, lists and the activity log alike), and hand the answer to the caller.
+ */
+function useAdminAction<Input, Output>(send: (input: Input) => Promise<Output>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => client.invalidateQueries({ queryKey: [ADMIN] }),
+  });
+}
+
+export const useRefund = (orderId: string) =>
+  useAdminAction((body: z.input<typeof RefundSchema>) =>
+    apiPost<OwnerOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/refund`, body),
+  );
+
+export const useResendReceipt = (orderId: string) =>
+  useAdminAction(() => apiPost<{ ok: boolean }>(`/api/admin/orders/${encodeURIComponent(orderId)}/resend`));
+
+export const useGrant = (customerId: number) =>
+  useAdminAction(({ action, ...body }: z.input<typeof GrantSchema> & { action: 'grant' | 'revoke' }) =>
+    apiPost<OwnerCustomerDetail>(`/api/admin/customers/${customerId}/${action}`, body),
+  );
+
+export const useKitSwitch = () =>
+  useAdminAction(({ id, active }: { id: number; active: boolean }) =>
+    apiPost<OwnerKit>(`/api/admin/kits/${id}`, { active }),
+  );
+
+export const useReply = () =>
+  useAdminAction(({ id, body }: { id: number; body: string }) =>
+    apiPost<OwnerMessage>(`/api/admin/messages/${id}/reply`, { body }),
+  );

@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { OwnerKit } from '../../../common/schemas/owner.ts';
+import { useToast } from '../../components/toasts.tsx';
+import { useKitSwitch, useKits } from './admin-api.ts';
+import { count, day, money } from './format.ts';
+import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, TableCard } from './ui.tsx';
+
+export default function KitsPage() {
+  const kits = useKits();
+  const change = useKitSwitch();
+  const toast = useToast();
+  const [target, setTarget] = useState<OwnerKit | null>(null);
+
+  const close = () => {
+    setTarget(null);
+    change.reset();
+  };
+  const submit = () => {
+    if (!target) return;
+    const active = !target.active;
+    change.mutate(
+      { id: target.id, active },
+      {
+        onSuccess: (kit) => {
+          setTarget(null);
+          toast({
+            title: active ? 'Kit shown' : 'Kit hidden',
+            body: active ? `${kit.title} is back in the store.` : `${kit.title} is off the store; its owners keep it.`,
+          });
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      <PageHeader title="Kits" />
+      <QueryState query={kits} label="kits" />
+      {kits.data && kits.data.length === 0 && <EmptyState>No kits in the catalog.</EmptyState>}
+      {kits.data && kits.data.length > 0 && (
+        <TableCard>
+          <table className="table admin-table mb-0">
+            <thead>
+              <tr>
+                <th scope="col">Kit</th>
+                <th scope="col" className="text-end">
+                  Price
+                </th>
+                <th scope="col">Version</th>
+                <th scope="col" className="text-end">
+                  Units
+                </th>
+                <th scope="col" className="text-end">
+                  Gross
+                </th>
+                <th scope="col" className="text-end">
+                  Downloads
+                </th>
+                <th scope="col" className="text-end">
+                  Owners
+                </th>
+                <th scope="col">In store</th>
+              </tr>
+            </thead>
+            <tbody>
+              {kits.data.map((kit) => (
+                <tr key={kit.id} className={kit.active ? undefined : 'admin-row-muted'}>
+                  <td>
+                    {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.title}</Link> : kit.title}
+                    <div className="small text-body-secondary">{kit.sef_id}</div>
+                  </td>
+                  <td className="text-end">{money(kit.price)}</td>
+                  <td className="text-nowrap">
+                    {kit.version ?? '—'}
+                    <div className="small text-body-secondary">{day(kit.released_on)}</div>
+                  </td>
+                  <td className="text-end">{count(kit.units)}</td>
+                  <td className="text-end">{money(kit.gross)}</td>
+                  <td className="text-end">{count(kit.downloads)}</td>
+                  <td className="text-end">{count(kit.owners)}</td>
+                  <td className="text-nowrap">
+                    <span className={`badge me-2 ${kit.active ? 'text-bg-success' : 'text-bg-secondary'}`}>
+                      {kit.active ? 'Shown' : 'Hidden'}
+                    </span>
+                    <button
+                      type="button"
+                      className={`btn btn-sm ${kit.active ? 'btn-outline-secondary' : 'btn-outline-success'}`}
+                      aria-label={`${kit.active ? 'Hide' : 'Show'} ${kit.title}`}
+                      onClick={() => setTarget(kit)}
+                    >
+                      {kit.active ? 'Hide' : 'Show'}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableCard>
+      )}
+      <ConfirmDialog
+        show={target !== null}
+        title={target?.active ? `Hide ${target?.title}` : `Show ${target?.title}`}
+        confirmLabel={target?.active ? 'Hide kit' : 'Show kit'}
+        variant={target?.active ? 'warning' : 'success'}
+        busy={change.isPending}
+        error={change.isError ? errorText(change.error, 'The change failed.') : null}
+        onConfirm={submit}
+        onClose={close}
+      >
+        {target?.active ? (
+          <p className="mb-0">
+            The kit leaves the home page, its product page answers “not found” and carts refuse it. Its{' '}
+            {count(target.owners)} owners keep their downloads.
+          </p>
+        ) : (
+          <p className="mb-0">The kit comes back to the home page and can be bought again.</p>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}

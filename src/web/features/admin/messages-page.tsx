@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import type { OwnerMessage } from '../../../common/schemas/owner.ts';
+import { useToast } from '../../components/toasts.tsx';
+import { type MessageFilter, useMessages, useReply } from './admin-api.ts';
+import { dateTime } from './format.ts';
+import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState } from './ui.tsx';
+
+const LABELS: Record<MessageFilter, string> = { new: 'New', answered: 'Answered', all: 'All' };
+const FILTERS = Object.keys(LABELS) as MessageFilter[];
+
+export default function MessagesPage() {
+  const [filter, setFilter] = useState<MessageFilter>('new');
+  const messages = useMessages(filter);
+  const reply = useReply();
+  const toast = useToast();
+  const [target, setTarget] = useState<OwnerMessage | null>(null);
+  const [body, setBody] = useState('');
+
+  const close = () => {
+    setTarget(null);
+    reply.reset();
+  };
+  const submit = () => {
+    if (!target) return;
+    reply.mutate(
+      { id: target.id, body: body.trim() },
+      {
+        onSuccess: () => {
+          setTarget(null);
+          toast({ title: 'Reply sent', body: `Your answer is on its way to ${target.email}.` });
+        },
+      },
+    );
+  };
+  const items = messages.data?.items ?? [];
+
+  return (
+    <>
+      <PageHeader title="Messages" />
+      <fieldset className="btn-group mb-3" aria-label="Show">
+        {FILTERS.map((f) => (
+          <button
+            key={f}
+            type="button"
+            className={`btn btn-sm ${filter === f ? 'btn-primary' : 'btn-outline-primary'}`}
+            aria-pressed={filter === f}
+            onClick={() => setFilter(f)}
+          >
+            {LABELS[f]}
+          </button>
+        ))}
+      </fieldset>
+      <QueryState query={messages} label="messages" />
+      {messages.data && items.length === 0 && (
+        <EmptyState>{filter === 'new' ? 'No message is waiting for an answer.' : 'No messages.'}</EmptyState>
+      )}
+      <div className="admin-messages">
+        {items.map((message) => (
+          <article className="card admin-card" key={message.id} aria-labelledby={`message-${message.id}`}>
+            <div className="card-body">
+              <div className="d-flex flex-wrap gap-2 align-items-baseline mb-2">
+                <h2 className="h6 mb-0" id={`message-${message.id}`}>
+                  {message.name}
+                </h2>
+                <span className="small text-body-secondary text-break">{message.email}</span>
+                {message.topic && <span className="badge text-bg-light">{message.topic}</span>}
+                <span className={`badge ${message.status === 'new' ? 'text-bg-primary' : 'text-bg-success'}`}>
+                  {message.status === 'new' ? 'New' : 'Answered'}
+                </span>
+                <small className="text-body-secondary ms-auto">{dateTime(message.created_at)}</small>
+              </div>
+              <p className="admin-message-text">{message.message}</p>
+              <button
+                type="button"
+                className="btn btn-sm btn-primary"
+                aria-label={`Reply to ${message.name}`}
+                onClick={() => {
+                  setBody('');
+                  setTarget(message);
+                }}
+              >
+                Reply
+              </button>
+            </div>
+          </article>
+        ))}
+      </div>
+      <ConfirmDialog
+        show={target !== null}
+        title={`Reply to ${target?.name ?? ''}`}
+        confirmLabel="Send reply"
+        busy={reply.isPending}
+        error={reply.isError ? errorText(reply.error, 'The reply could not be sent.') : null}
+        disabled={!body.trim()}
+        onConfirm={submit}
+        onClose={close}
+      >
+        <blockquote className="admin-quote">{target?.message}</blockquote>
+        <label htmlFor="reply-body" className="form-label">
+          Your reply
+        </label>
+        <textarea
+          id="reply-body"
+          className="form-control"
+          rows={6}
+          maxLength={10_000}
+          required
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+        />
+        <p className="form-text mb-0">
+          Sent by e-mail to {target?.email}, with the support address to reply to; the message is then marked answered.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
