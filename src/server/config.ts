@@ -104,6 +104,7 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       registerPerEmail: { max: 5, windowSeconds: 3600 },
       forgotPerIp: { max: 30, windowSeconds: 3600 },
       forgotPerEmail: { max: 5, windowSeconds: 3600 },
+      resetPerIp: { max: 20, windowSeconds: 600 },
       verificationResendSeconds: 60,
       contactPerIp: { max: 20, windowSeconds: 3600 },
       subscribePerIp: { max: 30, windowSeconds: 3600 },

@@ -60,6 +60,26 @@ export function createRateLimiter(db: Database, enabled: boolean) {
 }
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
+/**
+ * The part of a client address that per-IP limits count: an IPv4 address as it is, an IPv6
+ * address by its /64 (one subscriber commonly holds a whole /64 and can pick any address in it).
+ */
+export function ipKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '').toLowerCase();
+  if (!address.includes(':')) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  const full = [...front, ...Array(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${full
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
 export function describeWait(seconds: number): string {
   if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);

@@ -497,6 +497,36 @@ describe('limits and guards on the public forms', () => {
     expect(forgot).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
+  it('limits reset attempts to 20 in 10 minutes per IP, with a 429 that says when to try again', async () => {
+    const browser = await createClient(t.app, { ip: '10.0.1.2' });
+    const attempt = () =>
+      browser.post('/api/reset-password', {
+        token: 'made-up-link',
+        email: 'someone@example.com',
+        password: 'reset-flood-password-1',
+        password_confirmation: 'reset-flood-password-1',
+      });
+    for (let i = 0; i < 20; i++) expect((await attempt()).statusCode).toBe(422);
+    const blocked = await attempt();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({
+      message: expect.stringMatching(/^Too many password reset attempts\. Please try again in \d+ minutes?\.$/),
+    });
+    // Another address is counted apart.
+    expect(
+      (
+        await (
+          await createClient(t.app, { ip: '10.0.1.3' })
+        ).post('/api/reset-password', {
+          token: 'made-up-link',
+          email: 'someone@example.com',
+          password: 'reset-flood-password-1',
+          password_confirmation: 'reset-flood-password-1',
+        })
+      ).statusCode,
+    ).toBe(422);
+  });
+
   it('rejects every account call without the CSRF token', async () => {
     for (const url of [
       '/api/login',

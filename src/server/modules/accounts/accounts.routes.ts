@@ -68,7 +68,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
 
   app.post('/api/reset-password', async (request) => {
     const input = parseInput(ResetPasswordSchema, request.body);
-    return { message: await resetPassword(deps, input) };
+    return { message: await resetPassword(deps, input, request.ip) };
   });
 
   app.post('/api/changePassword', async (request) => {

@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
-import type { RateLimiter } from '../../http/rate-limit.ts';
+import { ipKey, type RateLimiter } from '../../http/rate-limit.ts';
 import { endOtherSessions, hashSessionToken } from '../../http/session.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import {
@@ -79,6 +79,27 @@ async function issueToken(tx: Pick<Database, 'insert' | 'update'>, userId: numbe
   return token;
 }
 
+const liveToken = (userId: number, token: string, purpose: 'verify' | 'reset') =>
+  and(
+    eq(emailTokens.tokenHash, tokenHash(token)),
+    eq(emailTokens.userId, userId),
+    eq(emailTokens.purpose, purpose),
+    isNull(emailTokens.usedAt),
+    gt(emailTokens.expiresAt, sql`now()`),
+  );
+
+/** Whether a token would be accepted now, without using it up. */
+async function isLiveToken(db: Database, email: string, token: string, purpose: 'verify' | 'reset') {
+  const user = await findUserByEmail(db, email);
+  if (!user) return false;
+  const [row] = await db
+    .select({ id: emailTokens.id })
+    .from(emailTokens)
+    .where(liveToken(user.id, token, purpose))
+    .limit(1);
+  return Boolean(row);
+}
+
 /** Marks a matching, unused, unexpired token used; answers its user or undefined. */
 async function consumeToken(
   tx: Pick<Database, 'select' | 'update'>,
@@ -91,15 +112,7 @@ async function consumeToken(
   const [row] = await tx
     .update(emailTokens)
     .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(emailTokens.tokenHash, tokenHash(token)),
-        eq(emailTokens.userId, user.id),
-        eq(emailTokens.purpose, purpose),
-        isNull(emailTokens.usedAt),
-        gt(emailTokens.expiresAt, sql`now()`),
-      ),
-    )
+    .where(liveToken(user.id, token, purpose))
     .returning({ id: emailTokens.id });
   return row ? user : undefined;
 }
@@ -115,7 +128,7 @@ export async function register(
   ip: string,
 ): Promise<string> {
   const { db, config, limiter } = deps;
-  await limiter.consume(`register:ip:${ip}`, config.limits.registerPerIp, 'sign-up attempts');
+  await limiter.consume(`register:ip:${ipKey(ip)}`, config.limits.registerPerIp, 'sign-up attempts');
   await limiter.consume(
     `register:email:${normaliseEmail(input.email)}`,
     config.limits.registerPerEmail,
@@ -222,7 +235,7 @@ function runBesideAnswer(work: () => Promise<void>, log: Log, failure: string): 
  */
 export async function requestPasswordReset(deps: AccountsDeps, email: string, ip: string, log: Log): Promise<string> {
   const { db, config, limiter } = deps;
-  await limiter.consume(`forgot:ip:${ip}`, config.limits.forgotPerIp, 'reset requests');
+  await limiter.consume(`forgot:ip:${ipKey(ip)}`, config.limits.forgotPerIp, 'reset requests');
   await limiter.consume(`forgot:email:${normaliseEmail(email)}`, config.limits.forgotPerEmail, 'reset requests');
   runBesideAnswer(
     async () => {
@@ -240,8 +253,21 @@ export async function requestPasswordReset(deps: AccountsDeps, email: string, ip
   return MESSAGES.resetSent;
 }
 
-export async function resetPassword(deps: AccountsDeps, input: z.output<typeof ResetPasswordSchema>): Promise<string> {
+/**
+ * The link is checked before the new password is hashed, so a flood of made-up links costs a
+ * lookup each, not a hash; the link is used up only once the hash is done (a busy server's 429
+ * leaves it working).
+ */
+export async function resetPassword(
+  deps: AccountsDeps,
+  input: z.output<typeof ResetPasswordSchema>,
+  ip: string,
+): Promise<string> {
+  await deps.limiter.consume(`reset:ip:${ipKey(ip)}`, deps.config.limits.resetPerIp, 'password reset attempts');
   refuseCommonPassword(input.password);
+  if (!(await isLiveToken(deps.db, input.email, input.token, 'reset'))) {
+    throw new AppError('invalid_data', MESSAGES.resetFailed);
+  }
   const passwordHash = await hashPassword(input.password);
   const done = await deps.db.transaction(async (tx) => {
     const user = await consumeToken(tx, input.email, input.token, 'reset');
