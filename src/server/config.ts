@@ -100,6 +100,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     /** Per-form limits. Generous for people (and a shop's own e2e suite), tight for scripts. */
     limits: {
       signInFailures: { max: 5, windowSeconds: 60 },
+      signInPerIp: { max: 50, windowSeconds: 600 },
+      signInPerAccount: { max: 20, windowSeconds: 900 },
       registerPerIp: { max: 30, windowSeconds: 3600 },
       registerPerEmail: { max: 5, windowSeconds: 3600 },
       forgotPerIp: { max: 30, windowSeconds: 3600 },

@@ -37,7 +37,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
 
   app.post('/api/login', async (request, reply) => {
     const input = parseInput(LoginSchema, request.body);
-    const user = await authenticate(deps, input, request.ip);
+    const user = await authenticate(deps, input, request.ip, request.log);
     await reply.signIn(user.id, input.remember);
     return { user, message: MESSAGES.loggedIn };
   });

@@ -17,6 +17,7 @@ import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import {
   passwordChangedMail,
   resetPasswordMail,
+  signInPausedMail,
   signUpAttemptMail,
   verificationMail,
 } from '../../integrations/mail/templates.ts';
@@ -155,19 +156,42 @@ export async function register(
   return MESSAGES.registered;
 }
 
-/** Checks the credentials; throttled at 5 failures a minute per e-mail and IP. */
-export async function authenticate(deps: AccountsDeps, input: z.output<typeof LoginSchema>, ip: string) {
+/**
+ * Checks the credentials. Every attempt is counted before its password is checked, one atomic
+ * upsert per counter, so parallel attempts cannot slip past a limit; an attempt that succeeds (or
+ * that a busy server never checked) is taken back, so the counters count failures:
+ * - 50 in 10 minutes per IP (an IPv6 /64), checked first, so one address trying ever new
+ *   e-mails makes no more than 100 counter rows;
+ * - 5 a minute per e-mail and IP;
+ * - 20 in 15 minutes per e-mail from anywhere, which pauses password sign-in for the account
+ *   until the window ends; its owner is mailed a reset link that lifts the pause at once.
+ * Unknown e-mails are counted and answered alike, so the limits tell nothing about accounts.
+ */
+export async function authenticate(deps: AccountsDeps, input: z.output<typeof LoginSchema>, ip: string, log: Log) {
   const { db, config, limiter } = deps;
-  const key = `signin:${normaliseEmail(input.email)}:${ip}`;
-  const [failures, user] = await Promise.all([
-    limiter.ensureBelow(key, config.limits.signInFailures, 'failed sign-in attempts'),
-    findUserByEmail(db, input.email),
-  ]);
-  if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
-    await limiter.fail(key, config.limits.signInFailures);
-    throw new AppError('invalid_data', MESSAGES.badCredentials);
+  const { signInPerIp, signInFailures, signInPerAccount } = config.limits;
+  const email = normaliseEmail(input.email);
+  const keys = { ip: `signin:ip:${ipKey(ip)}`, emailAndIp: `signin:${email}:${ipKey(ip)}`, account: accountKey(email) };
+  await limiter.consume(keys.ip, signInPerIp, 'failed sign-in attempts');
+  await limiter.consume(keys.emailAndIp, signInFailures, 'failed sign-in attempts');
+  const account = await limiter.count(keys.account, signInPerAccount);
+  if (account.count > signInPerAccount.max) {
+    // The one attempt that crossed the limit mails the owner (beside the answer: same timing).
+    if (account.count === signInPerAccount.max + 1) mailSignInPaused(deps, email, account.retryAfter, log);
+    throw limiter.tooMany(account.retryAfter, 'failed sign-in attempts');
   }
-  if (failures > 0) await limiter.reset(key);
+  const takeBack = () => Promise.all(Object.values(keys).map((key) => limiter.giveBack(key)));
+  const user = await findUserByEmail(db, email);
+  let matches: boolean;
+  try {
+    matches = await verifyPassword(user?.passwordHash ?? null, input.password);
+  } catch (error) {
+    await takeBack();
+    throw error;
+  }
+  if (!matches || !user) throw new AppError('invalid_data', MESSAGES.badCredentials);
+  // Signed in: this address's failures from here are forgiven (the shared counters only lose this attempt).
+  await Promise.all([limiter.giveBack(keys.ip), limiter.reset(keys.emailAndIp), limiter.giveBack(keys.account)]);
   if (!user.emailVerifiedAt) {
     // A fresh activation link, at most one a minute.
     const [latest] = await db
@@ -187,6 +211,24 @@ export async function authenticate(deps: AccountsDeps, input: z.output<typeof Lo
     throw new AppError('forbidden', MESSAGES.notVerified);
   }
   return { id: user.id, name: user.name };
+}
+
+const accountKey = (email: string) => `signin:account:${normaliseEmail(email)}`;
+
+function mailSignInPaused(deps: AccountsDeps, email: string, seconds: number, log: Log) {
+  runBesideAnswer(
+    async () => {
+      const user = await findUserByEmail(deps.db, email);
+      if (!user) return;
+      await deps.db.transaction(async (tx) => {
+        const token = await issueToken(tx, user.id, 'reset');
+        await enqueueMail(tx, signInPausedMail(deps.config, user, token, Math.ceil(seconds / 60)));
+      });
+      deps.mailQueued();
+    },
+    log,
+    'sign-in paused mail not queued',
+  );
 }
 
 /**
@@ -283,6 +325,8 @@ export async function resetPassword(
     return true;
   });
   if (!done) throw new AppError('invalid_data', MESSAGES.resetFailed);
+  // A new password lifts a pause of password sign-in (the pause mail carries a reset link).
+  await deps.limiter.reset(accountKey(input.email));
   deps.mailQueued();
   return MESSAGES.passwordUpdated;
 }
