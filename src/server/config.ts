@@ -111,6 +111,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       contactPerIp: { max: 20, windowSeconds: 3600 },
       subscribePerIp: { max: 30, windowSeconds: 3600 },
     },
+    /** How often expired counters, sessions and links are deleted (one instance at a time). */
+    housekeepingIntervalMs: 60_000,
     logLevel: env.LOG_LEVEL,
     /**
      * Socket limits, so slow or silent clients cannot hold connections open forever. A request

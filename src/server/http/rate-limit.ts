@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/open.ts';
+import { deletedRows } from '../lib/housekeeping.ts';
 import { AppError } from './errors.ts';
 
 export type Limit = { max: number; windowSeconds: number };
@@ -44,6 +45,14 @@ export function createRateLimiter(db: Database, enabled: boolean) {
   };
 }
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * Deletes counters whose window has ended (housekeeping runs it every minute), so the table
+ * holds only live windows: anonymous traffic cannot grow it without end.
+ */
+export async function sweepExpiredCounters(db: Pick<Database, 'execute'>): Promise<number> {
+  return deletedRows(await db.execute(sql`DELETE FROM rate_limits WHERE reset_at <= now()`));
+}
 
 /**
  * The part of a client address that per-IP limits count: an IPv4 address as it is, an IPv6

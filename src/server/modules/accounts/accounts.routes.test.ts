@@ -643,6 +643,23 @@ describe('limits and guards on the public forms', () => {
     ).toBe(422);
   });
 
+  it('keeps the counters of 600 failed sign-ins with new e-mails from one address to at most 101 rows', async () => {
+    const browser = await createClient(t.app, { ip: '10.0.3.1' });
+    const rowsBefore = (await t.pool.query('SELECT count(*)::int AS n FROM rate_limits')).rows[0].n as number;
+    const statuses: number[] = [];
+    for (let i = 0; i < 600; i++) {
+      statuses.push(
+        (await browser.post('/api/login', { email: `new-${i}-${n}@example.com`, password: 'a-guess' })).statusCode,
+      );
+    }
+    // 50 failures a 10-minute window per address are checked; the rest are refused before any
+    // counter of their own is made (the address's own, its e-mail's and the account's: 1 + 2 × 50).
+    expect(statuses.filter((s) => s === 422)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(550);
+    const rowsAfter = (await t.pool.query('SELECT count(*)::int AS n FROM rate_limits')).rows[0].n as number;
+    expect(rowsAfter - rowsBefore).toBeLessThanOrEqual(101);
+  });
+
   it('rejects every account call without the CSRF token', async () => {
     for (const url of [
       '/api/login',

@@ -21,6 +21,7 @@ import {
   signUpAttemptMail,
   verificationMail,
 } from '../../integrations/mail/templates.ts';
+import { deletedRows } from '../../lib/housekeeping.ts';
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 
 const TOKEN_MINUTES = 60;
@@ -366,6 +367,11 @@ export async function changePassword(
   });
   deps.mailQueued();
   return MESSAGES.passwordChanged;
+}
+
+/** Deletes e-mail links that can no longer be used: used, voided or expired (housekeeping runs it). */
+export async function sweepSpentLinks(db: Pick<Database, 'execute'>): Promise<number> {
+  return deletedRows(await db.execute(sql`DELETE FROM email_tokens WHERE used_at IS NOT NULL OR expires_at <= now()`));
 }
 
 async function voidResetTokens(tx: Pick<Database, 'update'>, userId: number) {
