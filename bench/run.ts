@@ -27,6 +27,7 @@ import {
   waitFor200,
 } from './lib/proc.ts';
 import { fmt, markdownTable, type Row, UNITS_NOTE } from './lib/report.ts';
+import { measureResetFlood, RESETS_PER_SECOND } from './lib/reset-flood.ts';
 import { BENCH_SESSION_SECRET, type Server, serverEnv, startServer, stopServer } from './lib/server.ts';
 import { measureSignIns, SIGN_INS } from './lib/signin.ts';
 import { measureWebhooks, ORDERS } from './lib/webhooks.ts';
@@ -233,6 +234,29 @@ async function signInSection(server: Server, databaseUrl: string): Promise<void>
     });
   } catch (error) {
     errorRow('Concurrent sign-ins', '≤ 200 ms p99, catalog ≤ 50 ms p99', error);
+  }
+}
+
+async function resetFloodSection(server: Server, databaseUrl: string): Promise<void> {
+  section(`reset flood: a static file while ${RESETS_PER_SECOND} password resets a second arrive (issue 18, item 5)`);
+  try {
+    const f = await measureResetFlood(server.url, databaseUrl, '/favicon.svg');
+    console.log(
+      `  static p99 ${f.quietP99Ms} ms alone, ${f.floodP99Ms} ms (p50 ${f.floodP50Ms} ms) during the flood; ` +
+        `resets answered ${JSON.stringify(f.statuses)}, p99 ${f.resetP99Ms} ms`,
+    );
+    rows.push({
+      figure: `Static file p99 during ${RESETS_PER_SECOND} resets/s [PG server]`,
+      target: '≤ 50 ms',
+      measured:
+        `${f.floodP99Ms} ms (alone ${f.quietP99Ms} ms; ${f.staticRequests} requests, ${f.staticErrors} failed; ` +
+        `resets ${Object.entries(f.statuses)
+          .map(([status, n]) => `${n}× ${status}`)
+          .join(', ')})`,
+      ok: f.floodP99Ms <= 50 && f.staticErrors === 0,
+    });
+  } catch (error) {
+    errorRow(`Static file during ${RESETS_PER_SECOND} resets/s`, '≤ 50 ms p99', error);
   }
 }
 
@@ -511,6 +535,7 @@ async function main(): Promise<void> {
     console.log(`  ready at ${server.url} on database ${database}`);
     await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
     await signInSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
+    await resetFloodSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await webhookSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await payFlowSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await downloadSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
