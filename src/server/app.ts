@@ -99,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await scope.register(fastifyStatic, {
           root: deps.webDir,
           prefix: '/',
+          decorateReply: false,
           index: false,
           wildcard: false,
           preCompressed: true,

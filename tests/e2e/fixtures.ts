@@ -5,7 +5,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 import { COOKIE_NAMES } from '../../src/server/http/cookies.ts';
 import { hashSessionToken } from '../../src/server/http/session.ts';
-import { decodeQuotedPrintable } from '../setup/smtp.ts';
+import type { ReceivedMail } from '../setup/smtp.ts';
 
 type State = { rootDatabaseUrl: string; shopDatabaseUrl: string; mailDir: string; claimsFile: string };
 const state = (): State => JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8'));
@@ -138,13 +138,14 @@ export async function readEmail(to: string, options: { subject?: RegExp; timeout
   for (;;) {
     const files = readdirSync(mailDir).sort().reverse();
     for (const file of files) {
-      const mail = JSON.parse(readFileSync(path.join(mailDir, file), 'utf8')) as { to: string[]; raw: string };
+      const mail = JSON.parse(readFileSync(path.join(mailDir, file), 'utf8')) as ReceivedMail;
       if (!mail.to.includes(to.toLowerCase()) && !mail.to.includes(to)) continue;
-      const text = decodeQuotedPrintable(mail.raw);
-      if (options.subject && !options.subject.test(text)) continue;
-      const links = [...text.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
+      if (options.subject && !options.subject.test(mail.subject)) continue;
+      const links = [...mail.text.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0]);
       return {
-        text,
+        headers: mail.headers,
+        subject: mail.subject,
+        text: mail.text,
         links,
         count: files.filter((f) => JSON.parse(readFileSync(path.join(mailDir, f), 'utf8')).to.includes(to)).length,
       };

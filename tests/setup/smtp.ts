@@ -1,7 +1,20 @@
 import { createServer } from 'node:net';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type ReceivedMail = { to: string[]; raw: string };
+/**
+ * A mail as the SMTP server took it: the envelope's recipients, the raw message, and what a mail
+ * client shows, decoded by mailparser (encoded-word subjects, quoted-printable or base64 UTF-8 bodies).
+ */
+export type ReceivedMail = {
+  to: string[];
+  raw: string;
+  /** The header section as sent (folded lines and all). */
+  headers: string;
+  subject: string;
+  text: string;
+  html: string;
+};
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -12,13 +25,6 @@ const freePort = () =>
       s.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
-
-/** Decodes a mail's quoted-printable soft line breaks and escapes, enough to read its links. */
-export function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
 
 /** A real SMTP server on a loopback port, keeping what it receives; it can be stopped and started again on the same port. */
 export async function startSmtpServer(options: { port?: number; onMail?: (mail: ReceivedMail) => void } = {}) {
@@ -33,14 +39,24 @@ export async function startSmtpServer(options: { port?: number; onMail?: (mail: 
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          const mail = {
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          };
-          received.push(mail);
-          options.onMail?.(mail);
-          callback();
+        stream.on('end', async () => {
+          try {
+            const raw = Buffer.concat(chunks);
+            const parsed = await simpleParser(raw);
+            const mail: ReceivedMail = {
+              to: session.envelope.rcptTo.map((r) => r.address),
+              raw: raw.toString('utf8'),
+              headers: raw.toString('utf8').split('\r\n\r\n')[0]!,
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+              html: parsed.html || '',
+            };
+            received.push(mail);
+            options.onMail?.(mail);
+            callback();
+          } catch (error) {
+            callback(error as Error);
+          }
         });
       },
     });

@@ -25,6 +25,22 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<code>npm ci</code>');
   });
 
+  it('gives repeated headings -1, -2 ids, and each document its own count', () => {
+    const source = '## Setup\n\n### Setup\n\n## Setup\n\n## Setup 1';
+    const ids = (html: string) => [...html.matchAll(/ id="([^"]*)"/g)].map((m) => m[1]);
+    expect(ids(renderMarkdown(source))).toEqual(['setup', 'setup-1', 'setup-2', 'setup-1-1']);
+    expect(ids(renderMarkdown('## Setup'))).toEqual(['setup']);
+  });
+
+  it('makes ids of non-ASCII titles, code and entities the way GitHub does', () => {
+    expect(renderMarkdown('## Über die Lizenz')).toContain('<h2 id="über-die-lizenz">Über die Lizenz</h2>');
+    expect(renderMarkdown('## Настройка проекта')).toContain('id="настройка-проекта"');
+    expect(renderMarkdown('## 快速开始')).toContain('<h2 id="快速开始">');
+    expect(renderMarkdown('## Q&A: `npm ci` <em>fast</em>')).toContain('<h2 id="qa-npm-ci-fast">');
+    expect(renderMarkdown('## C++ & "Rust"')).toContain('<h2 id="c--rust">');
+    expect(renderMarkdown('## !!!')).toContain('<h2>!!!</h2>');
+  });
+
   it('sanitises raw HTML inside Markdown', () => {
     expect(renderMarkdown('<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>')).not.toMatch(/script|onerror/);
   });

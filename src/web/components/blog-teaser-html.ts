@@ -1,42 +1,7 @@
 /**
  * Rules for the blog teaser fragment (GET /blog/latest.php), kept free of the DOM so they can be
- * tested in Node. The component sanitises with DOMPurify using SANITIZE_OPTIONS.
+ * tested in Node. The component sanitises with the shop's one sanitiser (src/common/html-sanitizer.ts).
  */
-
-/** What the teaser may contain: a post's title, date, excerpt, links and an optional picture. */
-export const SANITIZE_OPTIONS = {
-  ALLOWED_TAGS: [
-    'article',
-    'section',
-    'header',
-    'footer',
-    'div',
-    'span',
-    'h2',
-    'h3',
-    'h4',
-    'p',
-    'a',
-    'time',
-    'strong',
-    'em',
-    'b',
-    'i',
-    'br',
-    'small',
-    'code',
-    'ul',
-    'ol',
-    'li',
-    'blockquote',
-    'figure',
-    'figcaption',
-    'img',
-  ],
-  ALLOWED_ATTR: ['href', 'datetime', 'class', 'title', 'src', 'alt', 'width', 'height', 'loading', 'lang', 'rel'],
-  ALLOW_DATA_ATTR: false,
-  ALLOW_ARIA_ATTR: false,
-} as const;
 
 /**
  * True when an answer body is an HTML fragment worth showing: not empty, and not a whole page (a

@@ -1,13 +1,13 @@
 import './blog-teaser.scss';
 import { useQuery } from '@tanstack/react-query';
 import { appUrl } from '../lib/initial-data.ts';
-import { isSameOrigin, isTeaserFragment, SANITIZE_OPTIONS } from './blog-teaser-html.ts';
+import { isSameOrigin, isTeaserFragment } from './blog-teaser-html.ts';
 import { Icon } from './icon.tsx';
 
 /**
- * GET /blog/latest.php: the latest post's teaser as an HTML fragment, sanitised here (DOMPurify is
- * loaded only now, so it stays out of the first load). Null when there is nothing to show: any
- * answer but a 200 with a fragment, or any failure, which is only worth a warning.
+ * GET /blog/latest.php: the latest post's teaser as an HTML fragment, sanitised here by the server's
+ * own sanitiser (src/common, loaded only now, so it stays out of the first load). Null when there
+ * is nothing to show: any answer but a 200 with a fragment, or any failure, only worth a warning.
  */
 async function loadBlogTeaser(): Promise<string | null> {
   try {
@@ -18,14 +18,10 @@ async function loadBlogTeaser(): Promise<string | null> {
     if (response.status !== 200) return null;
     const body = await response.text();
     if (!isTeaserFragment(body)) return null;
-    const { default: DOMPurify } = await import('dompurify');
-    const fragment = DOMPurify.sanitize(body, {
-      ALLOWED_TAGS: [...SANITIZE_OPTIONS.ALLOWED_TAGS],
-      ALLOWED_ATTR: [...SANITIZE_OPTIONS.ALLOWED_ATTR],
-      ALLOW_DATA_ATTR: SANITIZE_OPTIONS.ALLOW_DATA_ATTR,
-      ALLOW_ARIA_ATTR: SANITIZE_OPTIONS.ALLOW_ARIA_ATTR,
-      RETURN_DOM_FRAGMENT: true,
-    });
+    const { sanitizeHtml } = await import('../../common/html-sanitizer.ts');
+    const template = document.createElement('template');
+    template.innerHTML = sanitizeHtml(body);
+    const fragment = template.content;
     for (const img of fragment.querySelectorAll('img')) {
       if (!isSameOrigin(img.getAttribute('src') ?? '', window.location.href)) img.remove();
       else img.setAttribute('loading', 'lazy');

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../../tests/setup/client.ts';
 import { captureLog } from '../../../../tests/setup/log.ts';
-import { decodeQuotedPrintable, startSmtpServer } from '../../../../tests/setup/smtp.ts';
+import { startSmtpServer } from '../../../../tests/setup/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import type { Database } from '../../db/open.ts';
 import { createLogger } from '../../server.ts';
 import { createFileMailer, createSmtpMailer } from './mailer.ts';
 import { deliverDueMail, retryDelaySeconds, startOutboxWorker } from './outbox.ts';
+
+const silentLog = { info: () => {}, warn: () => {} };
 
 let t: TestApp;
 beforeAll(async () => {
@@ -44,11 +46,14 @@ describe('mail outbox over real SMTP', () => {
     expect(await t.deliverMail(mailer)).toBe(0);
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.to).toEqual(['outage@example.com']);
-    const body = decodeQuotedPrintable(smtp.received[0]!.raw);
-    expect(body).toContain('Subject: Activate your Kitshop account');
-    expect(body).toMatch(/Content-Type: text\/plain/);
-    expect(body).toMatch(/Content-Type: text\/html/);
-    expect(body).toMatch(/http:\/\/shop\.test\/email\/verify\?token=[\w-]+&email=outage%40example\.com/);
+    const mail = smtp.received[0]!;
+    expect(mail.subject).toBe('Activate your Kitshop account');
+    expect(mail.raw).toMatch(/Content-Type: text\/plain/);
+    expect(mail.raw).toMatch(/Content-Type: text\/html/);
+    expect(mail.text).toMatch(/http:\/\/shop\.test\/email\/verify\?token=[\w-]+&email=outage%40example\.com/);
+    expect(mail.html).toMatch(
+      /href="http:\/\/shop\.test\/email\/verify\?token=[\w-]+&amp;email=outage%40example\.com"/,
+    );
     mailer.close();
     await smtp.stop();
   });
@@ -89,7 +94,7 @@ describe('mail outbox over real SMTP', () => {
         password: 'goes-out-by-smtp-1',
       });
       expect(await deliverDueMail(t.db, smtpMailer, logger)).toBe(1);
-      const sent = /token=([\w-]+)/.exec(decodeQuotedPrintable(smtp.received[0]!.raw))![1]!;
+      const sent = /token=([\w-]+)/.exec(smtp.received[0]!.text)![1]!;
       expect(log.text()).not.toContain(sent);
 
       // The local file mailer does print it: the README promises a local sign-up can be completed.
@@ -107,6 +112,45 @@ describe('mail outbox over real SMTP', () => {
     }
   });
 
+  it('claims a mail in a committed statement before sending it: no transaction is open across the send', async () => {
+    await t.deliverMail();
+    await (await createClient(t.app)).post('/api/subscribe', { email: 'claimed@example.com' });
+    const seen: unknown[] = [];
+    const sent: string[] = [];
+    const mailer = {
+      close: () => {},
+      async send(mail: { to: string }) {
+        // Mid-send, as any other connection sees it: already claimed (counted, due only later) ...
+        const { rows } = await t.pool.query(
+          `SELECT attempts, sent_at IS NULL AS unsent, next_attempt_at > now() + interval '5 minutes' AS claimed
+           FROM mail_outbox WHERE "to" = $1`,
+          [mail.to],
+        );
+        seen.push(rows[0]);
+        // ... no session of this database holds a transaction open meanwhile ...
+        const open = await t.pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        );
+        seen.push(open.rows[0].n);
+        // ... and another worker's round finds nothing to take.
+        seen.push(
+          await deliverDueMail(t.db, { send: async () => void sent.push('again'), close: () => {} }, silentLog),
+        );
+        sent.push(mail.to);
+      },
+    };
+    expect(await deliverDueMail(t.db, mailer, silentLog)).toBe(1);
+    expect(seen).toEqual([{ attempts: 1, unsent: true, claimed: true }, 0, 0]);
+    expect(sent).toEqual(['claimed@example.com']);
+    const { rows } = await t.pool.query(
+      `SELECT attempts, sent_at IS NOT NULL AS sent FROM mail_outbox WHERE "to" = $1`,
+      ['claimed@example.com'],
+    );
+    expect(rows).toEqual([{ attempts: 1, sent: true }]);
+    expect(await t.deliverMail()).toBe(0);
+  });
+
   it('backs off from 5 seconds up to 10 minutes', () => {
     expect([1, 2, 3, 4, 10, 20].map(retryDelaySeconds)).toEqual([5, 10, 20, 40, 600, 600]);
   });
@@ -120,9 +164,9 @@ describe('outbox worker', () => {
       const rounds: number[] = [];
       // A database whose outbox is always empty: what is measured is when the worker looks.
       const db = {
-        transaction: async () => {
+        execute: async () => {
           rounds.push(Date.now() - start);
-          return 0;
+          return { rows: [] };
         },
       } as unknown as Database;
       const mailer = { send: async () => {}, close: () => {} };

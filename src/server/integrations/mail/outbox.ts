@@ -41,47 +41,50 @@ type OutboxRow = {
   attempts: number;
 };
 
+/** How long a claimed mail is its sender's: if the process dies mid-send, another round retries it after this. */
+export const CLAIM_SECONDS = 600;
+
 /**
- * Delivers due mails, a batch at a time. Rows are claimed with FOR UPDATE SKIP LOCKED inside a
- * transaction that also records the outcome, so two instances never send the same mail and a
- * crash mid-send leaves the rows to be retried.
+ * Delivers due mails, a batch at a time. The batch is claimed first, in one committed statement
+ * (FOR UPDATE SKIP LOCKED, attempts counted, due again only after CLAIM_SECONDS), so no
+ * transaction stays open across SMTP, two instances never take the same mail, and nothing that
+ * fails after a send can roll the send back into an unsent row. Each mail is marked sent as soon
+ * as the transport took it; a failing transport puts it and the rest of the batch back, later.
  */
 export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, batch = 20): Promise<number> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<OutboxRow>(
-      sql`SELECT id, "to", subject, text, html, headers, link, attempts FROM mail_outbox
-          WHERE sent_at IS NULL AND next_attempt_at <= now()
-          ORDER BY next_attempt_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
-    );
-    const sent: number[] = [];
-    for (const row of rows) {
-      try {
-        await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html, headers: row.headers });
-        sent.push(row.id);
-        if (row.link && mailer.local) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
-      } catch (error) {
-        // The transport is failing: this row and the rest of the batch wait for their next attempt.
-        for (const failed of rows.slice(rows.indexOf(row))) {
-          const delay = retryDelaySeconds(failed.attempts + 1);
-          await tx.execute(
-            sql`UPDATE mail_outbox SET attempts = attempts + 1, last_error = ${String((error as Error).message ?? error).slice(0, 500)},
-                next_attempt_at = now() + make_interval(secs => ${delay}) WHERE id = ${failed.id}`,
-          );
-        }
-        log.warn({ err: error }, `mail to ${row.to} not delivered (attempt ${row.attempts + 1}); retrying later`);
-        break;
+  const { rows } = await db.execute<OutboxRow>(
+    sql`UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS})
+        WHERE id IN (SELECT id FROM mail_outbox WHERE sent_at IS NULL AND next_attempt_at <= now()
+                     ORDER BY next_attempt_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+        RETURNING id, "to", subject, text, html, headers, link, attempts`,
+  );
+  rows.sort((a, b) => a.id - b.id);
+  let sent = 0;
+  for (const [index, row] of rows.entries()) {
+    try {
+      await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html, headers: row.headers });
+    } catch (error) {
+      // The transport is failing: this row and the rest of the batch wait for their next attempt.
+      for (const failed of rows.slice(index)) {
+        const delay = retryDelaySeconds(failed.attempts);
+        await db.execute(
+          sql`UPDATE mail_outbox SET last_error = ${String((error as Error).message ?? error).slice(0, 500)},
+              next_attempt_at = now() + make_interval(secs => ${delay}) WHERE id = ${failed.id}`,
+        );
       }
+      log.warn({ err: error }, `mail to ${row.to} not delivered (attempt ${row.attempts}); retrying later`);
+      break;
     }
-    if (sent.length > 0) {
-      // A sent row keeps recipient, subject and status only: bodies, headers (List-Unsubscribe)
-      // and link carry single-use and unsubscribe tokens that must not outlive the delivery.
-      await tx.execute(
-        sql`UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL,
-            text = '', html = '', headers = '{}', link = NULL WHERE id IN ${sql.raw(`(${sent.join(',')})`)}`,
-      );
-    }
-    return sent.length;
-  });
+    // A sent row keeps recipient, subject and status only: bodies, headers (List-Unsubscribe)
+    // and link carry single-use and unsubscribe tokens that must not outlive the delivery.
+    await db.execute(
+      sql`UPDATE mail_outbox SET sent_at = now(), last_error = NULL, text = '', html = '', headers = '{}', link = NULL
+          WHERE id = ${row.id}`,
+    );
+    sent += 1;
+    if (row.link && mailer.local) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
+  }
+  return sent;
 }
 
 const QUIET_MS = 200;

@@ -1,5 +1,6 @@
-import { createReadStream } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
+import fastifyStatic, { type SendOptions } from '@fastify/static';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
 import type { Database } from '../../db/open.ts';
@@ -8,33 +9,28 @@ import { requireUser } from '../../http/session.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { findDownload, findOwnedKit, listPurchases, logDownload } from './library.service.ts';
 
-/** Read size for archive streams: fewer, larger writes to the socket (128 KB a read). */
-const STREAM_CHUNK = 128 * 1024;
+/**
+ * How `reply.sendFile` serves an archive: Range, 206/416, HEAD and Content-Length are its own; the
+ * conditional requests are judged by the route against the archive's SHA-256 ETag (send's ETag is
+ * made of size and mtime), and the other headers are the route's too. Reads of 128 KB: fewer,
+ * larger writes to the socket.
+ */
+const SEND_ARCHIVE: SendOptions & { highWaterMark: number } = {
+  etag: false,
+  lastModified: false,
+  cacheControl: false,
+  contentType: false,
+  highWaterMark: 128 * 1024,
+};
+const CONDITIONAL_HEADERS = ['if-none-match', 'if-range', 'if-match', 'if-modified-since', 'if-unmodified-since'];
+
+/** The log entry of a download being sent, written once its status is known. */
+const pendingLogs = new WeakMap<FastifyRequest, () => Promise<unknown>>();
 
 const IdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
-/** `bytes=start-end` (one range) against a size; null when absent, 'invalid' when unsatisfiable. */
-export function parseRange(
-  header: string | undefined,
-  size: number,
-): { start: number; end: number } | null | 'invalid' {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return 'invalid';
-  let start: number;
-  let end: number;
-  if (match[1] === '') {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  }
-  return start > end || start >= size ? 'invalid' : { start, end };
-}
-
 export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database; storage: Storage }): void {
-  const { db, storage } = deps;
+  const { db } = deps;
 
   app.post('/api/purchases', async (request) => {
     const user = await requireUser(request);
@@ -51,51 +47,71 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database
     return { title: kit.title, spot: kit.spot, setup: kit.setupHtml };
   });
 
-  // The newest archive of a kit the user owns, streamed from storage; never compressed on the fly.
-  app.get('/download/:id', { compress: false }, async (request, reply) => {
-    const user = await requireUser(request);
-    const { id } = parseInput(IdParams, request.params, 'not_found');
-    const kit = await findDownload(db, user.id, id);
-    if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
-    if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases (or it was refunded).');
-    const { version } = kit;
-    if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
-    const filename = `${kit.sefId}-${version.version}.zip`;
-    const object = await storage.privateDownload(version.storageKey, { filename, contentType: 'application/zip' });
-    if (!object) {
-      request.log.error({ kit: kit.sefId, key: version.storageKey }, 'kit archive missing from storage');
-      throw new AppError('not_found', 'This download is not available right now. Please contact support.');
-    }
-    const log = () => logDownload(db, { userId: user.id, kitId: id, versionId: version.id, ip: request.ip });
-    if (object.kind === 'redirect') {
-      // Remote storage answers the bytes (with Range and ETag) at a link that expires within minutes.
-      await log();
-      return reply.header('cache-control', 'no-store').redirect(object.url, 302);
-    }
-    const { path: file, size } = object;
-    const etag = `"${version.sha256}"`;
-    reply.header('accept-ranges', 'bytes').header('etag', etag).header('cache-control', 'private, no-cache');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    const range =
-      request.headers['if-range'] && request.headers['if-range'] !== etag
-        ? null
-        : parseRange(request.headers.range, size);
-    if (range === 'invalid') {
-      return reply
-        .status(416)
-        .header('content-range', `bytes */${size}`)
-        .send({ message: 'That byte range is not in the file.' });
-    }
-    // A resumed download (a range from past the start) is the same download, logged once.
-    if (!range || range.start === 0) await log();
-    reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${filename}"`);
-    if (!range) {
-      return reply.header('content-length', String(size)).send(createReadStream(file, { highWaterMark: STREAM_CHUNK }));
-    }
-    return reply
-      .status(206)
-      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-      .header('content-length', String(range.end - range.start + 1))
-      .send(createReadStream(file, { start: range.start, end: range.end, highWaterMark: STREAM_CHUNK }));
+  // `reply.sendFile` for the download alone (the web app's static files do not decorate the reply).
+  app.register(async (scope) => {
+    await scope.register(fastifyStatic, { serve: false });
+    registerDownloadRoute(scope, deps);
   });
+}
+
+/** The newest archive of a kit the user owns, streamed from storage; never compressed on the fly. */
+function registerDownloadRoute(app: FastifyInstance, { db, storage }: { db: Database; storage: Storage }): void {
+  app.get(
+    '/download/:id',
+    {
+      compress: false,
+      // A download is logged once: not again for a resumed one (a range from past the start), nor a HEAD.
+      onSend: async (request, reply) => {
+        const range = String(reply.getHeader('content-range'));
+        const whole = reply.statusCode === 200 || (reply.statusCode === 206 && range.startsWith('bytes 0-'));
+        const log = pendingLogs.get(request);
+        if (request.method === 'GET' && whole && log) await log();
+      },
+      // send's 416 with its Content-Range, in the shop's words and without the archive's headers.
+      errorHandler: (error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
+        if (error.statusCode !== 416) return app.errorHandler(error, request, reply);
+        reply.headers(error.headers ?? {});
+        reply.removeHeader('content-disposition');
+        reply.removeHeader('content-type');
+        return reply.status(416).send({ message: 'That byte range is not in the file.' });
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { id } = parseInput(IdParams, request.params, 'not_found');
+      const kit = await findDownload(db, user.id, id);
+      if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
+      if (kit === 'not_owned')
+        throw new AppError('forbidden', 'This kit is not in your purchases (or it was refunded).');
+      const { version } = kit;
+      if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
+      const filename = `${kit.sefId}-${version.version}.zip`;
+      const object = await storage.privateDownload(version.storageKey, { filename, contentType: 'application/zip' });
+      if (!object) {
+        request.log.error({ kit: kit.sefId, key: version.storageKey }, 'kit archive missing from storage');
+        throw new AppError('not_found', 'This download is not available right now. Please contact support.');
+      }
+      const log = () => logDownload(db, { userId: user.id, kitId: id, versionId: version.id, ip: request.ip });
+      if (object.kind === 'redirect') {
+        // Remote storage answers the bytes (with Range and ETag) at a link that expires within minutes.
+        await log();
+        return reply.header('cache-control', 'no-store').redirect(object.url, 302);
+      }
+      const etag = `"${version.sha256}"`;
+      reply.header('accept-ranges', 'bytes').header('etag', etag).header('cache-control', 'private, no-cache');
+      const conditions = request.raw.headers;
+      if (conditions['if-none-match'] === etag) return reply.status(304).send();
+      // A range is served only for the archive it was asked of; send then sees the Range alone.
+      const rangeFresh = conditions['if-range'] === undefined || conditions['if-range'] === etag;
+      for (const name of CONDITIONAL_HEADERS) delete conditions[name];
+      pendingLogs.set(request, log);
+      reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${filename}"`);
+      return reply.sendFile(path.basename(object.path), path.dirname(object.path), {
+        ...SEND_ARCHIVE,
+        acceptRanges: rangeFresh,
+      });
+    },
+  );
 }
