@@ -238,25 +238,27 @@ async function signInSection(server: Server, databaseUrl: string): Promise<void>
 }
 
 async function resetFloodSection(server: Server, databaseUrl: string): Promise<void> {
-  section(`reset flood: a static file while ${RESETS_PER_SECOND} password resets a second arrive (issue 18, item 5)`);
-  try {
-    const f = await measureResetFlood(server.url, databaseUrl, '/favicon.svg');
-    console.log(
-      `  static p99 ${f.quietP99Ms} ms alone, ${f.floodP99Ms} ms (p50 ${f.floodP50Ms} ms) during the flood; ` +
-        `resets answered ${JSON.stringify(f.statuses)}, p99 ${f.resetP99Ms} ms`,
-    );
-    rows.push({
-      figure: `Static file p99 during ${RESETS_PER_SECOND} resets/s [PG server]`,
-      target: '≤ 50 ms',
-      measured:
-        `${f.floodP99Ms} ms (alone ${f.quietP99Ms} ms; ${f.staticRequests} requests, ${f.staticErrors} failed; ` +
-        `resets ${Object.entries(f.statuses)
-          .map(([status, n]) => `${n}× ${status}`)
-          .join(', ')})`,
-      ok: f.floodP99Ms <= 50 && f.staticErrors === 0,
-    });
-  } catch (error) {
-    errorRow(`Static file during ${RESETS_PER_SECOND} resets/s`, '≤ 50 ms p99', error);
+  for (const links of ['made-up', 'live'] as const) {
+    section(`reset flood: a static file while ${RESETS_PER_SECOND} resets a second with ${links} links arrive`);
+    const figure = `Static file p99 during ${RESETS_PER_SECOND} resets/s, ${links} links [PG server]`;
+    try {
+      const f = await measureResetFlood(server.url, databaseUrl, '/favicon.svg', links);
+      const answers = Object.entries(f.statuses)
+        .map(([status, n]) => `${n}× ${status}`)
+        .join(', ');
+      console.log(
+        `  static p99 ${f.quietP99Ms} ms alone, ${f.floodP99Ms} ms (p50 ${f.floodP50Ms} ms) during the flood; ` +
+          `resets answered ${answers}, p99 ${f.resetP99Ms} ms`,
+      );
+      rows.push({
+        figure,
+        target: '≤ 50 ms',
+        measured: `${f.floodP99Ms} ms (alone ${f.quietP99Ms} ms; ${f.staticRequests} requests, ${f.staticErrors} failed; resets ${answers})`,
+        ok: f.floodP99Ms <= 50 && f.staticErrors === 0,
+      });
+    } catch (error) {
+      errorRow(figure, '≤ 50 ms p99', error);
+    }
   }
 }
 
