@@ -13,6 +13,7 @@ import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
 import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
 import { busy, CONNECTIONS, DURATION_S, type LoadFigures, measureLoad, WARMUP_S } from './lib/load.ts';
+import { measureOwnerConsole, OWNERS, SEED } from './lib/owner.ts';
 import { measurePayToPurchases } from './lib/pay-flow.ts';
 import {
   cleanUp,
@@ -329,6 +330,27 @@ async function downloadSection(server: Server, databaseUrl: string): Promise<voi
   }
 }
 
+async function ownerSection(server: Server, databaseUrl: string): Promise<void> {
+  section(
+    `owner console: ${SEED.customers} customers and ${SEED.orders} orders seeded, ${OWNERS} owners calling at once`,
+  );
+  try {
+    const figures = await measureOwnerConsole(server.url, databaseUrl, (line) => console.log(line));
+    rows.push({ figure: 'Seed (npm run seed)', target: '—', measured: fmt.s(figures.seedMs), ok: null });
+    for (const c of figures.calls) {
+      const target = c.call === 'summary, 12 months' ? 150 : 100;
+      rows.push({
+        figure: `Owner: ${c.call}, p99`,
+        target: `<= ${target} ms`,
+        measured: `${fmt.ms(c.p99Ms)} (p50 ${fmt.ms(c.p50Ms)})${c.failures ? `, ${c.failures} failed` : ''}`,
+        ok: c.p99Ms <= target && c.failures === 0,
+      });
+    }
+  } catch (error) {
+    errorRow('Owner console', 'p99 <= 100 ms', error);
+  }
+}
+
 async function lighthouseSection(server: Server, kits: KitSummary[]): Promise<void> {
   section('Lighthouse (default config = mobile), embedded-PostgreSQL server');
   let productSef: string | undefined;
@@ -541,6 +563,7 @@ async function main(): Promise<void> {
     await webhookSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await payFlowSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await downloadSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
+    await ownerSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

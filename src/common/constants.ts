@@ -44,3 +44,12 @@ export const CONTACT_TOPICS = [
 
 /** Field lengths the server accepts; forms stop longer input before it is sent. */
 export const FIELD_LIMITS = { name: 100, email: 254, message: 5000 } as const;
+
+/**
+ * Passwords: 8 to 128 characters, no composition rules (a list of common passwords is refused on
+ * the server). Here, not in the schemas, so a screen can state them without loading Zod.
+ */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+/** The spec's message when a new password and its confirmation differ (forms and server). */
+export const PASSWORDS_NOT_MATCHING = 'Passwords are not matching.';

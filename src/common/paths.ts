@@ -34,7 +34,8 @@ export function normaliseBasePath(basePath: string): string {
   return trimmed === '/' ? '' : trimmed;
 }
 
-const compiled = SCREEN_PATTERNS.map((pattern) => {
+// Pure: the browser bundle, which never matches screens this way, leaves it out.
+const compiled = /* @__PURE__ */ SCREEN_PATTERNS.map((pattern) => {
   const names: string[] = [];
   const source = pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     names.push(name);

@@ -34,7 +34,7 @@ export const SCREEN_TITLES: Record<string, string> = {
 };
 
 /** Screens only a visitor's own session gives meaning to: they get `noindex`. */
-const PRIVATE_SCREENS = new Set<string>([
+const PRIVATE_SCREENS = /* @__PURE__ */ new Set<string>([
   '/cart',
   '/checkout',
   '/forgot-password',
@@ -46,4 +46,6 @@ const PRIVATE_SCREENS = new Set<string>([
 ]);
 
 /** Screens search engines may index: every other screen. */
-export const INDEXABLE_SCREENS = new Set<string>(SCREEN_PATTERNS.filter((pattern) => !PRIVATE_SCREENS.has(pattern)));
+export const INDEXABLE_SCREENS = /* @__PURE__ */ new Set<string>(
+  SCREEN_PATTERNS.filter((pattern) => !PRIVATE_SCREENS.has(pattern)),
+);

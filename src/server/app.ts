@@ -23,6 +23,8 @@ import { registerSeoRoutes } from './modules/content/seo.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes, registerSandboxRoutes } from './modules/orders/orders.routes.ts';
+import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
+import { ownerAddresses } from './modules/owner/owner.service.ts';
 
 export type AppDeps = {
   config: Config;
@@ -154,21 +156,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         mailQueued: forms.mailQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
+        saleRecipients: (tx: Pick<Database, 'execute'>) => ownerAddresses(tx, config),
       };
       registerOrderRoutes(scope, payments);
-      if (config.paymentProvider === 'sandbox') {
-        registerSandboxRoutes(scope, {
-          ...payments,
-          // The sandbox pays through the very same webhook route a real payment uses.
-          deliverWebhook: (body, signature) =>
-            app.inject({
-              method: 'POST',
-              url: `${config.basePath}/api/webhooks/paddle`,
-              headers: { 'content-type': 'application/json', 'paddle-signature': signature },
-              payload: body,
-            }),
+      // The sandbox pays and refunds through the very same webhook route a real payment uses.
+      const deliverWebhook = (body: string, signature: string) =>
+        app.inject({
+          method: 'POST',
+          url: `${config.basePath}/api/webhooks/paddle`,
+          headers: { 'content-type': 'application/json', 'paddle-signature': signature },
+          payload: body,
         });
-      }
+      if (config.paymentProvider === 'sandbox') registerSandboxRoutes(scope, { ...payments, deliverWebhook });
+      registerOwnerRoutes(scope, {
+        db,
+        config,
+        catalog,
+        mailQueued: forms.mailQueued,
+        sandboxWebhook:
+          config.paymentProvider === 'sandbox'
+            ? { secret: payments.webhookSecret, deliver: deliverWebhook }
+            : undefined,
+      });
       registerCatalogRoutes(scope, catalog);
       registerSeoRoutes(scope, { config, catalog, posts });
       registerPageShell(scope, {

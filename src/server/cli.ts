@@ -4,11 +4,18 @@ import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import { openStorage } from './integrations/storage/storage.ts';
 import { CatalogContentError, importCatalog } from './modules/catalog/catalog.import.ts';
 import { activeSubscribers, latestMessages } from './modules/messages/messages.service.ts';
+import { addOwner, listOwners, removeOwner } from './modules/owner/owner.service.ts';
+import { DEMO_PASSWORD, parseSeedArgs, seedDemoSales } from './seed.ts';
 
 const USAGE = `Usage:
   npm run catalog                   import or update the kits in CATALOG_DIR (default ./content)
   npm run subscribers -- export     the active newsletter subscribers as CSV, on standard output
-  npm run messages -- list          the latest contact messages`;
+  npm run messages -- list          the latest contact messages
+  npm run owner -- add EMAIL        make the (verified) account with this e-mail a shop owner
+  npm run owner -- remove EMAIL     end that
+  npm run owner -- list             the owners (these and OWNER_EMAILS)
+  npm run seed -- --customers 50000 --orders 100000
+                                    demo customers and 18 months of sales (a demo database only)`;
 
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
@@ -23,9 +30,17 @@ const printable = (text: string) =>
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 
-async function main(command: string | undefined, sub: string | undefined): Promise<number> {
+async function main(command: string | undefined, sub: string | undefined, arg?: string): Promise<number> {
+  const seed = command === 'seed' ? parseSeedArgs(process.argv.slice(3)) : undefined;
+  if (typeof seed === 'string') {
+    console.error(seed);
+    return 64;
+  }
   const known =
     command === 'catalog' ||
+    command === 'seed' ||
+    (command === 'owner' &&
+      (sub === 'list' || ((sub === 'add' || sub === 'remove') && /^[^\s@]+@[^\s@]+$/.test(arg ?? '')))) ||
     (command === 'subscribers' && sub === 'export') ||
     (command === 'messages' && sub === 'list');
   if (!known) {
@@ -44,6 +59,32 @@ async function main(command: string | undefined, sub: string | undefined): Promi
       console.log('email,subscribed_at');
       for (const row of await activeSubscribers(db))
         console.log(`${csvField(row.email)},${row.subscribedAt.toISOString()}`);
+      return 0;
+    }
+    if (seed) {
+      const started = Date.now();
+      console.log(`Seeding ${seed.customers} customers and ${seed.orders} orders`);
+      await seedDemoSales(pool, { ...seed, log: (line) => console.log(line) });
+      console.log(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Customers sign in with ${DEMO_PASSWORD}.`);
+      return 0;
+    }
+    if (command === 'owner') {
+      if (sub === 'add') {
+        const added = await addOwner(db, arg!);
+        console.log(
+          `${arg} ${added ? 'is an owner now' : 'was an owner already'} (once its account exists and is verified).`,
+        );
+      } else if (sub === 'remove') {
+        const removed = await removeOwner(db, arg!);
+        console.log(removed ? `${arg} is no longer an owner.` : `${arg} was not an owner added here.`);
+        if (config.ownerEmails.includes(arg!.toLowerCase()))
+          console.log('It is still in OWNER_EMAILS: remove it there too.');
+      } else {
+        const list = await listOwners(db, config);
+        if (list.length === 0) console.log('No owners yet: npm run owner -- add EMAIL, or set OWNER_EMAILS.');
+        for (const o of list)
+          console.log(`${o.email.padEnd(40)} ${o.from.padEnd(13)} ${o.active ? 'active' : 'no verified account yet'}`);
+      }
       return 0;
     }
     if (command === 'messages') {
@@ -69,7 +110,7 @@ async function main(command: string | undefined, sub: string | undefined): Promi
   }
 }
 
-main(process.argv[2], process.argv[3]).then(
+main(process.argv[2], process.argv[3], process.argv[4]).then(
   (code) => process.exit(code),
   (error) => {
     console.error(error instanceof CatalogContentError || error instanceof ConfigError ? error.message : error);

@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   PADDLE_ENVIRONMENT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'production']).optional()),
   PADDLE_WEBHOOK_SECRET: optional,
   PADDLE_API_KEY: optional,
+  PADDLE_API_URL: optional.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  OWNER_EMAILS: optional,
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_ISSUER: withDefault('https://accounts.google.com'),
@@ -77,7 +79,17 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       environment: env.PADDLE_ENVIRONMENT ?? 'sandbox',
       webhookSecret: env.PADDLE_WEBHOOK_SECRET,
       apiKey: env.PADDLE_API_KEY,
+      /** Server-side calls (refunds); a local stand-in in tests. */
+      apiUrl: (
+        env.PADDLE_API_URL ??
+        (env.PADDLE_ENVIRONMENT === 'production' ? 'https://api.paddle.com' : 'https://sandbox-api.paddle.com')
+      ).replace(/\/+$/, ''),
     },
+    /** Lower-cased: their verified accounts are owners (besides those added with `npm run owner`). */
+    ownerEmails: (env.OWNER_EMAILS ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }

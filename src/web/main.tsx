@@ -1,11 +1,11 @@
 import './styles/main.scss';
-import './app/analytics.ts';
+import './lib/analytics.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/router.tsx';
-import { ToastProvider } from './app/toasts.tsx';
+import { ToastProvider } from './components/toasts.tsx';
 import { ApiError } from './lib/api.ts';
 
 const queryClient = new QueryClient({

@@ -69,7 +69,8 @@ export const test = base.extend<Fixtures>({
         }
         window.scrollTo({ top: 0, behavior: 'instant' });
       });
-      await page.waitForLoadState('networkidle');
+      // Then wait for the images, not for network silence: a payment frame may keep talking.
+      await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
       await page.screenshot({ path: `test-screens/${name}-${testInfo.project.name}.png`, fullPage: true });
     });
   },

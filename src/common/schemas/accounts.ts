@@ -1,13 +1,10 @@
 import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORDS_NOT_MATCHING } from '../constants.ts';
 import { EmailField as email, NameField } from './fields.ts';
 
-/**
- * Account calls: one schema validates the form in the browser and the body on the server.
- * Passwords: 8 to 128 characters, no composition rules (a list of common passwords is refused
- * on the server).
- */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+export { PASSWORD_MAX, PASSWORD_MIN };
+
+/** Account calls: one schema validates the form in the browser and the body on the server. */
 
 const password = z
   .string({ error: 'Password is required.' })
@@ -31,27 +28,23 @@ export const LoginSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email });
 
+/** A new password typed twice: the confirmation must match (checked once the fields are valid). */
+const confirmation = z.string({ error: 'Confirm the new password.' }).max(PASSWORD_MAX);
+const confirmed: [(v: { password: string; password_confirmation: string }) => boolean, z.core.$ZodCustomParams] = [
+  (v) => v.password === v.password_confirmation,
+  { message: PASSWORDS_NOT_MATCHING, path: ['password_confirmation'] },
+];
+
 export const ResetPasswordSchema = z
   .object({
     token: z.string({ error: 'Reset token is missing.' }).min(1, 'Reset token is missing.').max(200),
     email,
     password,
-    password_confirmation: z.string({ error: 'Confirm the new password.' }).max(PASSWORD_MAX),
+    password_confirmation: confirmation,
   })
-  .refine((v) => v.password === v.password_confirmation, {
-    message: 'Passwords are not matching.',
-    path: ['password_confirmation'],
-  });
+  .refine(...confirmed);
 
-export const ChangePasswordSchema = z
-  .object({
-    password,
-    password_confirmation: z.string({ error: 'Confirm the new password.' }).max(PASSWORD_MAX),
-  })
-  .refine((v) => v.password === v.password_confirmation, {
-    message: 'Passwords are not matching.',
-    path: ['password_confirmation'],
-  });
+export const ChangePasswordSchema = z.object({ password, password_confirmation: confirmation }).refine(...confirmed);
 
 export const VerifyEmailQuerySchema = z.object({
   token: z.string().min(1).max(200),
@@ -64,22 +57,42 @@ export const ReturnPathSchema = z
   .max(300)
   .regex(/^(?!\/)(?!.*\/\/)[A-Za-z0-9\-._~/?=&%#]*$/, 'Invalid return path.');
 
-export type AccountUser = { id: number; name: string };
-export type LoginResponse = { user: AccountUser; message: string };
-export type MessageResponse = { message: string };
-export type VerifyEmailResponse = {
-  user: AccountUser | Record<string, never>;
-  data: { result: 'success' | 'failed'; message: string };
-};
-export type PurchaseItem = {
-  id: number;
-  sef_id: string;
-  title: string;
-  spot: string;
+/** What the browser sends: each form's body as its schema takes it in. */
+export type RegisterRequest = z.input<typeof RegisterSchema>;
+export type LoginRequest = z.input<typeof LoginSchema>;
+export type ForgotPasswordRequest = z.input<typeof ForgotPasswordSchema>;
+export type ResetPasswordRequest = z.input<typeof ResetPasswordSchema>;
+export type ChangePasswordRequest = z.input<typeof ChangePasswordSchema>;
+
+/** The answers of the account calls. */
+export const AccountUserSchema = z.object({ id: z.number().int(), name: z.string() });
+export const MessageResponseSchema = z.object({ message: z.string() });
+export const LoginResponseSchema = z.object({ user: AccountUserSchema, message: z.string() });
+export const VerifyEmailResponseSchema = z.object({
+  user: z.union([AccountUserSchema, z.record(z.string(), z.never())]),
+  data: z.object({ result: z.enum(['success', 'failed']), message: z.string() }),
+});
+
+export const PurchaseItemSchema = z.object({
+  id: z.number().int(),
+  sef_id: z.string(),
+  title: z.string(),
+  spot: z.string(),
   /** The version a download gives now, and its release day (YYYY-MM-DD). */
-  version: string | null;
-  released_on: string | null;
+  version: z.string().nullable(),
+  released_on: z.string().nullable(),
   /** A newer version came out since the user's last download of this kit. */
-  updated: boolean;
-};
-export type PurchasesResponse = { items: PurchaseItem[] };
+  updated: z.boolean(),
+});
+/** `POST /api/purchases`. */
+export const PurchasesResponseSchema = z.object({ items: z.array(PurchaseItemSchema) });
+/** `POST /api/item/{sefid}` with `{details: true}`: the purchased kit's title, spot and setup guide (sanitised HTML). */
+export const ItemDetailSchema = z.object({ title: z.string(), spot: z.string(), setup: z.string() });
+
+export type AccountUser = z.output<typeof AccountUserSchema>;
+export type MessageResponse = z.output<typeof MessageResponseSchema>;
+export type LoginResponse = z.output<typeof LoginResponseSchema>;
+export type VerifyEmailResponse = z.output<typeof VerifyEmailResponseSchema>;
+export type PurchaseItem = z.output<typeof PurchaseItemSchema>;
+export type PurchasesResponse = z.output<typeof PurchasesResponseSchema>;
+export type ItemDetail = z.output<typeof ItemDetailSchema>;

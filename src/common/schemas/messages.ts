@@ -17,3 +17,6 @@ export const ContactSchema = z.object({
 });
 
 export const SubscribeSchema = z.object({ email });
+
+export type ContactRequest = z.input<typeof ContactSchema>;
+export type SubscribeRequest = z.input<typeof SubscribeSchema>;

@@ -6,15 +6,25 @@ export const CartRequestSchema = z.object({
   checkout: z.boolean().optional().default(false),
 });
 
-export type CartItem = {
-  id: number;
-  title: string;
-  spot: string;
-  price: number;
-  purchased: boolean;
-  paddle_id: string;
-};
-export type CartResponse = { items: CartItem[]; order_id: string | null; email: string | null };
+export type CartRequest = z.input<typeof CartRequestSchema>;
+
+/** A cart line as the server prices it: price in US dollars, `paddle_id` the provider's price id. */
+export const CartItemSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  spot: z.string(),
+  price: z.number(),
+  purchased: z.boolean(),
+  paddle_id: z.string(),
+});
+/** `POST /api/cart`: the lines (ids the server does not know are dropped), the order and buyer e-mail. */
+export const CartResponseSchema = z.object({
+  items: z.array(CartItemSchema),
+  order_id: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type CartItem = z.output<typeof CartItemSchema>;
+export type CartResponse = z.output<typeof CartResponseSchema>;
 
 export const SandboxPaySchema = z.object({
   order_id: z.string().min(1).max(64),

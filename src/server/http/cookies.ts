@@ -1,7 +1,7 @@
+import { COOKIE_NAMES } from '../../common/page-data.ts';
 import type { Config } from '../config.ts';
 
-/** The cookies' names over plain http. */
-export const COOKIE_NAMES = { session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' } as const;
+export { COOKIE_NAMES };
 
 export type ShopCookies = Record<keyof typeof COOKIE_NAMES, string> & {
   /** The attributes all of them share. */

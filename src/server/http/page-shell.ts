@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientConfig, InitialData } from '../../common/page-data.ts';
 import { matchScreen } from '../../common/paths.ts';
 import {
   docsTitle,
@@ -13,20 +14,6 @@ import type { Config } from '../config.ts';
 import { escapeHtml } from '../lib/escape.ts';
 import type { Catalog, CatalogEntry } from '../modules/catalog/catalog.service.ts';
 import { shopCookies } from './cookies.ts';
-
-/** What the browser reads from `<script type="application/json" id="client-config">`. */
-export type ClientConfig = {
-  basePath: string;
-  supportEmail: string;
-  gaMeasurementId: string | null;
-  googleEnabled: boolean;
-  /** How the checkout page opens its payment frame. */
-  payment: { provider: 'sandbox' | 'paddle'; clientToken: string | null; environment: 'sandbox' | 'production' };
-  /** A production shop on the sandbox provider: every page says that payments are not real. */
-  testPayments: boolean;
-  /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
-  cookies: { session: string; csrf: string; oidc: string };
-};
 
 /** JSON that is safe inside a <script> element: no "</script>", no HTML comment openers. */
 export const scriptJson = (value: unknown) =>
@@ -207,7 +194,7 @@ export function registerPageShell(
       return reply.status(404).send({ message: 'Not found.' });
     }
     const [{ status, before, after }, user] = await Promise.all([partsFor(request.url, routePath), request.user()]);
-    const data = {
+    const data: InitialData = {
       path: routePath,
       csrf: reply.generateCsrf(),
       baseUrl: config.publicUrl,

@@ -3,11 +3,9 @@ import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ProfileTab } from '../features/accounts/profile-tab.tsx';
 import { PurchasesTab } from '../features/library/purchases-tab.tsx';
+import { useScreenTitleAndPageView } from '../lib/page-view.ts';
 import { setReturnPath } from '../lib/return-path.ts';
-import { usePageTitle } from './page-meta.ts';
 import { useCurrentUser } from './session.ts';
-
-export const USER_PANEL_TITLE = 'User Panel — Kitshop';
 
 const TABS = [
   { id: 'purchases', label: 'Purchases' },
@@ -27,7 +25,7 @@ export function UserPanelPage() {
   const [params, setParams] = useSearchParams();
   const active = tabFrom(params.get('tab'));
   const tabRefs = useRef<Partial<Record<TabId, HTMLButtonElement | null>>>({});
-  usePageTitle(user ? USER_PANEL_TITLE : undefined);
+  useScreenTitleAndPageView('/user-panel', Boolean(user));
 
   useEffect(() => {
     if (user) return;

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import { NOT_FOUND_TITLE } from '../../common/site.ts';
-import { usePageTitle } from '../app/page-meta.ts';
+import { useTitleAndPageView } from '../lib/page-view.ts';
 
 export function NotFoundPage() {
-  usePageTitle(NOT_FOUND_TITLE);
+  useTitleAndPageView(NOT_FOUND_TITLE);
   return (
     <section className="container not-found text-center">
       <p className="not-found-code">404</p>

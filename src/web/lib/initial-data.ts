@@ -1,26 +1,12 @@
-/** The page shell's JSON blocks: `#initial-data` ({path, csrf, baseUrl, user}) and `#client-config`. */
-export type InitialUser = { id?: number; name?: string };
-export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
-export type ClientConfig = {
-  basePath: string;
-  supportEmail: string;
-  gaMeasurementId: string | null;
-  /** Google sign-in is configured: the sign-in and sign-up screens show its buttons. */
-  googleEnabled: boolean;
-  /** How the checkout page opens its payment frame (Paddle.js, or the local sandbox card form). */
-  payment: PaymentConfig;
-  /** A production shop on the sandbox provider: every page says that payments are not real. */
-  testPayments: boolean;
-  /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
-  cookies: CookieNames;
-};
-export type CookieNames = { session: string; csrf: string; oidc: string };
-export type PaymentConfig = {
-  provider: 'sandbox' | 'paddle';
-  clientToken: string | null;
-  environment: 'sandbox' | 'production';
-};
+import {
+  type ClientConfig,
+  COOKIE_NAMES,
+  type CookieNames,
+  type InitialData,
+  type PaymentConfig,
+} from '../../common/page-data.ts';
 
+/** The page shell's JSON blocks: `#initial-data` ({path, csrf, baseUrl, user}) and `#client-config`. */
 function readJson<T>(id: string, fallback: T): T {
   const text = document.getElementById(id)?.textContent;
   if (!text) return fallback;
@@ -39,7 +25,7 @@ const configDefaults: ClientConfig = {
   googleEnabled: false,
   payment: { provider: 'sandbox', clientToken: null, environment: 'sandbox' },
   testPayments: false,
-  cookies: { session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' },
+  cookies: COOKIE_NAMES,
 };
 /** The server's payment settings, each field checked; anything odd falls back to the sandbox default. */
 function readPayment(value: Partial<PaymentConfig> | undefined): PaymentConfig {

@@ -6,10 +6,10 @@ import {
   normaliseReturnPath,
   RETURN_PATH_KEY,
   resolveReturnPath,
-  type StorageLike,
   setReturnPath,
   takeReturnPath,
 } from './return-path.ts';
+import type { StorageLike } from './storage.ts';
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));

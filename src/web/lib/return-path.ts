@@ -1,3 +1,5 @@
+import { browserStorage, type StorageLike } from './storage.ts';
+
 /**
  * `returnPath` in localStorage: where to go after signing in or up. It holds a route path relative
  * to the base without a leading slash (`checkout`, `cart`, `product/x`); the navigation target is
@@ -6,21 +8,9 @@
  */
 export const RETURN_PATH_KEY = 'returnPath';
 
-export type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-
 const MAX_LENGTH = 300;
 // The same form the server accepts (ReturnPathSchema): relative, no '//', URL-safe characters only.
 const SAFE = /^(?!\/)(?!.*\/\/)[A-Za-z0-9\-._~/?=&%#]*$/;
-
-const noStorage: StorageLike = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
-
-function browserStorage(): StorageLike {
-  try {
-    return globalThis.localStorage ?? noStorage;
-  } catch {
-    return noStorage; // storage disabled by the browser's settings
-  }
-}
 
 /** Strips one leading slash; null when the value is empty or not a safe relative route path. */
 export function normaliseReturnPath(value: string | null | undefined): string | null {
@@ -31,7 +21,7 @@ export function normaliseReturnPath(value: string | null | undefined): string | 
 }
 
 /** The stored return path, or null when there is none (or it is not a safe relative path). */
-export function getReturnPath(storage: StorageLike = browserStorage()): string | null {
+export function getReturnPath(storage: StorageLike = browserStorage('localStorage')): string | null {
   try {
     return normaliseReturnPath(storage.getItem(RETURN_PATH_KEY));
   } catch {
@@ -40,7 +30,7 @@ export function getReturnPath(storage: StorageLike = browserStorage()): string |
 }
 
 /** Remembers where to return after signing in ('checkout', 'user-panel', 'product/x'). */
-export function setReturnPath(path: string, storage: StorageLike = browserStorage()): void {
+export function setReturnPath(path: string, storage: StorageLike = browserStorage('localStorage')): void {
   const value = normaliseReturnPath(path);
   if (!value) return;
   try {
@@ -50,7 +40,7 @@ export function setReturnPath(path: string, storage: StorageLike = browserStorag
   }
 }
 
-export function clearReturnPath(storage: StorageLike = browserStorage()): void {
+export function clearReturnPath(storage: StorageLike = browserStorage('localStorage')): void {
   try {
     storage.removeItem(RETURN_PATH_KEY);
   } catch {
@@ -65,7 +55,7 @@ export function resolveReturnPath(stored: string | null, fallback: string): stri
 }
 
 /** Where to go now (the stored return path or the fallback); the stored path is cleared. */
-export function takeReturnPath(fallback: string, storage: StorageLike = browserStorage()): string {
+export function takeReturnPath(fallback: string, storage: StorageLike = browserStorage('localStorage')): string {
   const target = resolveReturnPath(getReturnPath(storage), fallback);
   clearReturnPath(storage);
   return target;
@@ -75,7 +65,7 @@ export function takeReturnPath(fallback: string, storage: StorageLike = browserS
  * Visiting a screen clears a return path that points at it: the cart clears 'cart', the checkout
  * clears 'checkout' (pass the route path with or without its leading slash).
  */
-export function clearReturnPathIfAt(path: string, storage: StorageLike = browserStorage()): void {
+export function clearReturnPathIfAt(path: string, storage: StorageLike = browserStorage('localStorage')): void {
   const here = normaliseReturnPath(path);
   if (here && getReturnPath(storage) === here) clearReturnPath(storage);
 }

@@ -17,6 +17,10 @@ export const users = pgTable(
     // E-mail is unique without regard to case.
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_google_sub_key').on(t.googleSub),
+    index('users_created_at_idx').on(t.createdAt, t.id),
+    // The owner console's search (ILIKE '%text%'), with pg_trgm (migration 0007 creates the extension).
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('users_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 

@@ -36,6 +36,8 @@ export const kits = pgTable(
     docs: jsonb('docs').$type<KitDocPage[]>().notNull(),
     position: integer('position').notNull(),
     active: boolean('active').notNull().default(true),
+    /** Set while an owner hides the kit (off the store, owners keep it); an import never clears it. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     /** Hash of the imported content, so a re-import can tell "unchanged" without diffing fields. */
     contentHash: text('content_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

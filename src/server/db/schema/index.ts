@@ -4,3 +4,4 @@ export * from './library.ts';
 export * from './mail.ts';
 export * from './messages.ts';
 export * from './orders.ts';
+export * from './owner.ts';

@@ -66,5 +66,28 @@ export const downloads = pgTable(
     ip: text('ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('downloads_user_kit_idx').on(t.userId, t.kitId, t.createdAt)],
+  (t) => [index('downloads_user_kit_idx').on(t.userId, t.kitId, t.createdAt), index('downloads_kit_idx').on(t.kitId)],
+);
+
+/**
+ * Kits an owner gave a customer. A grant and a paid line each keep a kit owned: revoking a grant
+ * leaves a kit the customer paid for, and refunding a line leaves a kit still granted.
+ */
+export const kitGrants = pgTable(
+  'kit_grants',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kitId: integer('kit_id')
+      .notNull()
+      .references(() => kits.id),
+    note: text('note').notNull(),
+    grantedBy: integer('granted_by'),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokeNote: text('revoke_note'),
+  },
+  (t) => [uniqueIndex('kit_grants_active_key').on(t.userId, t.kitId).where(sql`${t.revokedAt} IS NULL`)],
 );

@@ -12,6 +12,8 @@ export const contactMessages = pgTable(
     message: text('message').notNull(),
     ip: text('ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When an owner replied from the console. */
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
   },
   (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
 );
@@ -30,5 +32,6 @@ export const subscribers = pgTable(
   (t) => [
     uniqueIndex('subscribers_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('subscribers_token_hash_key').on(t.tokenHash),
+    index('subscribers_active_idx').on(t.subscribedAt, t.id).where(sql`${t.unsubscribedAt} IS NULL`),
   ],
 );

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { kits } from './catalog.ts';
 
@@ -29,6 +40,11 @@ export const orders = pgTable(
     uniqueIndex('orders_public_id_key').on(t.publicId),
     uniqueIndex('orders_transaction_id_key').on(t.transactionId),
     index('orders_user_pending_idx').on(t.userId, t.itemsKey).where(sql`${t.status} = 'pending'`),
+    // The owner console: newest first, by buyer, by day paid.
+    index('orders_created_idx').on(t.createdAt, t.id),
+    index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('orders_user_created_idx').on(t.userId, t.createdAt),
+    index('orders_paid_at_idx').on(t.paidAt).where(sql`${t.paidAt} IS NOT NULL`),
   ],
 );
 
@@ -52,6 +68,8 @@ export const orderItems = pgTable(
   (t) => [
     index('order_items_order_id_idx').on(t.orderId),
     index('order_items_transaction_item_idx').on(t.transactionItemId),
+    index('order_items_kit_idx').on(t.kitId, t.orderId),
+    index('order_items_refunded_idx').on(t.refundedAt).where(sql`${t.refundedAt} IS NOT NULL`),
   ],
 );
 
@@ -68,5 +86,32 @@ export const paymentEvents = pgTable(
     transactionId: text('transaction_id'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payment_events_transaction_idx').on(t.transactionId).where(sql`${t.outcome} = 'waiting'`)],
+  (t) => [
+    index('payment_events_transaction_idx').on(t.transactionId).where(sql`${t.outcome} = 'waiting'`),
+    index('payment_events_transaction_all_idx').on(t.transactionId, t.receivedAt),
+  ],
+);
+
+/**
+ * Sales of whole past days (UTC), written once a day is over and read by the owner's summary, so a
+ * year's figures are 365 rows rather than every order. Today is always counted live.
+ */
+export const salesDays = pgTable('sales_days', {
+  day: date('day').primaryKey(),
+  grossCents: integer('gross_cents').notNull(),
+  refundsCents: integer('refunds_cents').notNull(),
+  orders: integer('orders').notNull(),
+  checkouts: integer('checkouts').notNull(),
+});
+
+/** Units and gross per kit of whole past days, as salesDays. */
+export const kitSalesDays = pgTable(
+  'kit_sales_days',
+  {
+    day: date('day').notNull(),
+    kitId: integer('kit_id').notNull(),
+    units: integer('units').notNull(),
+    grossCents: integer('gross_cents').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kitId] })],
 );

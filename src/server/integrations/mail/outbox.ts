@@ -11,7 +11,8 @@ export async function enqueueMail(db: Executor, mail: QueuedMail): Promise<void>
   await enqueueMailQuery(db, [mail]);
 }
 
-type QueuedMail = OutgoingMail & { link?: string };
+/** `ref`: what the mail is about (an order's public id), so the owner console lists it there. */
+type QueuedMail = OutgoingMail & { link?: string; ref?: string };
 
 /** The statement behind enqueueMail, for several mails at once, to run inside a larger statement. */
 export function enqueueMailQuery(db: Executor, mails: QueuedMail[]) {
@@ -23,8 +24,18 @@ export function enqueueMailQuery(db: Executor, mails: QueuedMail[]) {
       html: mail.html,
       headers: mail.headers ?? {},
       link: mail.link ?? null,
+      ref: mail.ref ?? null,
     })),
   );
+}
+
+/** The mails queued about a record (see `ref`), oldest first: subject and delivery status. */
+export async function mailsAbout(db: Pick<Database, 'execute'>, ref: string) {
+  const { rows } = await db.execute<{ at: string; subject: string; status: 'sent' | 'queued' | 'retrying' }>(sql`
+    SELECT created_at AS at, subject,
+           CASE WHEN sent_at IS NOT NULL THEN 'sent' WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END AS status
+      FROM mail_outbox WHERE ref = ${ref} ORDER BY created_at, id`);
+  return rows;
 }
 
 /** 5 s, 10 s, 20 s ... capped at 10 minutes: an SMTP outage of minutes loses nothing. */

@@ -162,6 +162,48 @@ export function orderConfirmationMail(
   );
 }
 
+/** To the shop's owners, for each paid order: "New sale: {kit titles}, {total}". */
+export function ownerSaleMail(
+  ctx: MailContext,
+  to: string,
+  order: { publicId: string; buyerEmail: string; items: { title: string }[]; totalCents: number },
+) {
+  const total = `USD ${(order.totalCents / 100).toFixed(2)}`;
+  const titles = order.items.map((i) => i.title).join(', ');
+  return {
+    ...compose(
+      to,
+      `New sale: ${titles}, ${total}`,
+      {
+        heading: 'New sale',
+        paragraphs: [`${order.buyerEmail} paid ${total} for ${titles} (order ${order.publicId}).`],
+        action: { label: 'Open the order', url: `${ctx.publicUrl}/admin/orders/${order.publicId}` },
+      },
+      ctx.supportEmail,
+    ),
+    ref: order.publicId,
+  };
+}
+
+/** An owner's answer to a contact message; replies go to the support address. */
+export function messageReplyMail(
+  ctx: MailContext,
+  message: { name: string; email: string; topic: string | null; message: string },
+  body: string,
+) {
+  const mail = compose(
+    message.email,
+    `Re: ${message.topic ?? 'your message'}`,
+    {
+      heading: `Hi ${message.name},`,
+      paragraphs: [...body.split(/\n{2,}/), `You wrote: “${message.message.slice(0, 500)}”`],
+      footer: `Reply to this mail or write to ${ctx.supportEmail}.`,
+    },
+    ctx.supportEmail,
+  );
+  return { ...mail, headers: { 'Reply-To': ctx.supportEmail } };
+}
+
 /**
  * An address header's value with the name as an RFC 5322 quoted string, so that a name like
  * `attacker@evil.example,` stays a name and never becomes a second address. nodemailer parses the

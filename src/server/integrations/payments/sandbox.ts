@@ -56,3 +56,39 @@ export function sandboxTransactionCompleted(order: {
     },
   };
 }
+
+/**
+ * An approved refund in Paddle Billing's `adjustment.created` format for a sandbox order, so a
+ * refund from the owner console travels the same webhook path as one Paddle sends. Lines are the
+ * provider's line ids (`txnitm_...`); every line named is refunded in full.
+ */
+export function sandboxRefundApproved(refund: {
+  transactionId: string;
+  reason: string;
+  lines: { itemId: string; amountCents: number }[];
+}) {
+  const now = new Date().toISOString();
+  const total = refund.lines.reduce((sum, l) => sum + l.amountCents, 0);
+  return {
+    event_id: id('evt'),
+    event_type: 'adjustment.created',
+    occurred_at: now,
+    notification_id: id('ntf'),
+    data: {
+      id: id('adj'),
+      action: 'refund',
+      status: 'approved',
+      transaction_id: refund.transactionId,
+      reason: refund.reason,
+      currency_code: 'USD',
+      created_at: now,
+      updated_at: now,
+      items: refund.lines.map((line) => ({
+        item_id: line.itemId,
+        type: 'full',
+        amount: String(line.amountCents),
+      })),
+      totals: { subtotal: String(total), tax: '0', total: String(total), currency_code: 'USD' },
+    },
+  };
+}

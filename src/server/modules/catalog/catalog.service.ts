@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type pg from 'pg';
 import { centsToDollars } from '../../../common/money.ts';
 import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
@@ -67,7 +67,8 @@ export function createCatalog(db: Database) {
     const loading = db
       .select()
       .from(kits)
-      .where(eq(kits.active, true))
+      // A kit an owner hid is off the store (home, product page, cart) until shown again.
+      .where(and(eq(kits.active, true), isNull(kits.hiddenAt)))
       .orderBy(asc(kits.position), asc(kits.id))
       .then(buildSnapshot);
     current = loading;

@@ -3,7 +3,7 @@ import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
 import { users } from '../../db/schema/accounts.ts';
 import { kits } from '../../db/schema/catalog.ts';
-import { downloads, entitlements } from '../../db/schema/library.ts';
+import { downloads, entitlements, kitGrants } from '../../db/schema/library.ts';
 
 /**
  * The kits a user owns (not refunded), oldest purchase first, each with the version they can
@@ -98,7 +98,16 @@ export async function revokeEntitlements(
   await db
     .update(entitlements)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(entitlements.userId, userId), inArray(entitlements.kitId, kitIds), isNull(entitlements.revokedAt)));
+    .where(
+      and(
+        eq(entitlements.userId, userId),
+        inArray(entitlements.kitId, kitIds),
+        isNull(entitlements.revokedAt),
+        // A kit an owner granted stays while the grant does.
+        sql`NOT EXISTS (SELECT 1 FROM ${kitGrants} g WHERE g.user_id = ${entitlements.userId}
+                           AND g.kit_id = ${entitlements.kitId} AND g.revoked_at IS NULL)`,
+      ),
+    );
 }
 
 /** Which of these kits the user owns now (not refunded). */

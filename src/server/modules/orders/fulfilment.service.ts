@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { orderItems, orders, paymentEvents } from '../../db/schema/orders.ts';
 import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
-import { orderConfirmationMail } from '../../integrations/mail/templates.ts';
+import { orderConfirmationMail, ownerSaleMail } from '../../integrations/mail/templates.ts';
 import {
   type PaymentCompleted,
   type PaymentReversed,
@@ -15,7 +15,13 @@ import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Outcome = 'duplicate' | 'fulfilled' | 'refunded' | 'flagged' | 'waiting' | 'ignored';
 type Result = { outcome: Exclude<Outcome, 'duplicate'>; detail?: string; transactionId?: string };
-type Deps = { db: Database; config: Config; mailQueued: () => void };
+type Deps = {
+  db: Database;
+  config: Config;
+  mailQueued: () => void;
+  /** The shop owners' addresses, told of each paid order ("New sale: ..."). */
+  saleRecipients?: (tx: Tx) => Promise<string[]>;
+};
 type Completed = ReceivedEvent & { event: PaymentCompleted };
 type Incoming = { received: Completed; payload: unknown };
 
@@ -125,7 +131,8 @@ type Effects = {
   flagged: { orderId: number; detail: string; transactionId?: string }[];
   lines: { id: number; lineId: string }[];
   grants: { userId: number; kitId: number; source: string }[];
-  mails: ReturnType<typeof orderConfirmationMail>[];
+  mails: (ReturnType<typeof orderConfirmationMail> & { ref?: string })[];
+  sales: { publicId: string; buyerEmail: string; items: { title: string }[]; totalCents: number }[];
   events: { eventId: string; result: Result }[];
   /** Transactions whose early refund can be applied now that they are paid. */
   waitingFor: string[];
@@ -166,12 +173,25 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     if (todo.length === 0) return group.map(() => 'duplicate' as const);
 
     const { orders, waiting } = await lockOrders(tx, todo);
-    const effects: Effects = { paid: [], flagged: [], lines: [], grants: [], mails: [], events: [], waitingFor: [] };
+    const effects: Effects = {
+      paid: [],
+      flagged: [],
+      lines: [],
+      grants: [],
+      mails: [],
+      sales: [],
+      events: [],
+      waitingFor: [],
+    };
     for (const { received } of todo) {
       effects.events.push({
         eventId: received.eventId,
         result: decide(received.event, orders, waiting, effects, deps.config),
       });
+    }
+    if (effects.sales.length > 0 && deps.saleRecipients) {
+      const owners = await deps.saleRecipients(tx);
+      for (const sale of effects.sales) effects.mails.push(...owners.map((to) => ownerSaleMail(deps.config, to, sale)));
     }
     await writeEffects(tx, effects);
     for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId);
@@ -276,13 +296,20 @@ function decide(
     if (!effects.grants.some((g) => g.userId === order.user_id && g.kitId === item.kitId))
       effects.grants.push({ userId: order.user_id, kitId: item.kitId, source: order.public_id });
   }
-  effects.mails.push(
-    orderConfirmationMail(
+  effects.mails.push({
+    ...orderConfirmationMail(
       config,
       { name: order.buyer_name, email: order.buyer_email },
       { publicId: order.public_id, items, totalCents: order.total_cents },
     ),
-  );
+    ref: order.public_id,
+  });
+  effects.sales.push({
+    publicId: order.public_id,
+    buyerEmail: order.buyer_email,
+    items,
+    totalCents: order.total_cents,
+  });
   const twice = paidTwice.length > 0 ? ` Already owned, paid twice: ${paidTwice.map((i) => i.title).join(', ')}.` : '';
   return { outcome: 'fulfilled', detail: `Order ${order.public_id} paid.${twice}`, transactionId: event.transactionId };
 }
@@ -339,12 +366,20 @@ async function applyWaitingReversals(tx: Tx, transactionId: string) {
 const BUYER_REFUND_LOCK = 618_033_988;
 
 /**
+ * Makes the caller's transaction take its turn with the buyer's refunds, so an owner's grant or
+ * revoke and a refund arriving at once each see what the other did.
+ */
+export async function lockBuyerRefunds(tx: Pick<Database, 'execute'>, userId: number): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${BUYER_REFUND_LOCK}, ${userId})`);
+}
+
+/**
  * Of the kits of lines just refunded, those no other paid, unrefunded line of the buyer still pays
  * for (a kit paid twice, from a stale second order, stays until both are refunded). Refunds of one
  * buyer wait for each other, so two arriving at once each see the other's lines refunded.
  */
 async function kitsNoLongerPaidFor(tx: Tx, userId: number, refunded: { kitId: number }[]): Promise<number[]> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${BUYER_REFUND_LOCK}, ${userId})`);
+  await lockBuyerRefunds(tx, userId);
   const kitIds = [...new Set(refunded.map((i) => i.kitId))];
   const still = await tx
     .selectDistinct({ kitId: orderItems.kitId })

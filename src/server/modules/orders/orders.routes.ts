@@ -22,6 +22,8 @@ export type OrdersDeps = {
   catalog: Catalog;
   mailQueued: () => void;
   webhookSecret: string;
+  /** The shop owners' addresses, told of each paid order. */
+  saleRecipients?: (tx: Pick<Database, 'execute'>) => Promise<string[]>;
 };
 
 export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {
@@ -130,6 +132,14 @@ export function registerSandboxRoutes(
     const found = await pendingOrder(input.order_id, user.id);
     if (!found) throw new AppError('not_found', 'This checkout has expired. Press Make Payment again.');
     if (found.order.status !== 'pending') throw new AppError('conflict', 'This order is already paid.');
+    // A kit taken off the store since the order was made is no longer sold.
+    const onSale = (await deps.catalog.snapshot()).byId;
+    const withdrawn = found.items.filter((i) => !onSale.has(i.kitId));
+    if (withdrawn.length > 0)
+      throw new AppError(
+        'conflict',
+        `${withdrawn.map((i) => i.title).join(', ')} is no longer for sale. Reload the checkout page.`,
+      );
     // A stale order (another tab paid for some of its kits meanwhile) would charge for them twice.
     const owned = await ownedKitIds(
       db,

@@ -4,9 +4,9 @@ import { FOOTER_YEAR } from '../../../common/constants.ts';
 import { SITE_NAME } from '../../../common/site.ts';
 import { Icon } from '../../components/icon.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
+import { useToast } from '../../components/toasts.tsx';
 import { apiPost } from '../../lib/api.ts';
 import { appUrl } from '../../lib/initial-data.ts';
-import { useToast } from '../toasts.tsx';
 
 const SOCIAL = [
   { name: 'GitHub', icon: 'github', href: 'https://github.com/kitshop' },

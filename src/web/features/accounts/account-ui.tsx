@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useRef } from 'react';
+import { type InputHTMLAttributes, type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { clientConfig } from '../../lib/initial-data.ts';
 import { getReturnPath } from '../../lib/return-path.ts';
 import { googleSignInUrl } from './accounts-api.ts';
@@ -97,5 +97,52 @@ export function AccountCard({ title, lead, children }: { title: string; lead?: s
         </div>
       </div>
     </section>
+  );
+}
+
+type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'className'> & {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** The wrapper's spacing: mb-3 between fields, mb-4 before the button. */
+  spacing?: 'mb-3' | 'mb-4';
+  /** A line under the field (`{id}-hint`), read with it. */
+  hint?: string;
+  /** Beside the label, on its right (the login's "Forgot your password?"). */
+  aside?: ReactNode;
+};
+
+/** One labelled text field of the account forms. */
+export function Field({ id, label, value, onChange, spacing = 'mb-3', hint, aside, ...input }: FieldProps) {
+  const labelElement = (
+    <label htmlFor={id} className="form-label">
+      {label}
+    </label>
+  );
+  return (
+    <div className={spacing}>
+      {aside ? (
+        <div className="d-flex justify-content-between align-items-baseline">
+          {labelElement}
+          {aside}
+        </div>
+      ) : (
+        labelElement
+      )}
+      <input
+        id={id}
+        className="form-control"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...input}
+      />
+      {hint && (
+        <div id={`${id}-hint`} className="form-text">
+          {hint}
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,24 +1,29 @@
-import type { LoginResponse, MessageResponse, VerifyEmailResponse } from '../../../common/schemas/accounts.ts';
+import type {
+  ChangePasswordRequest,
+  ForgotPasswordRequest,
+  LoginRequest,
+  LoginResponse,
+  MessageResponse,
+  RegisterRequest,
+  ResetPasswordRequest,
+  VerifyEmailResponse,
+} from '../../../common/schemas/accounts.ts';
 import { ApiError, apiGetWithCsrf, apiPost } from '../../lib/api.ts';
 import { appUrl } from '../../lib/initial-data.ts';
 
-// Types only from the shared schemas: Zod itself stays out of these screens.
+// Bodies and answers are the shared schemas' input and output types (src/common/schemas).
 
-export type LoginPayload = { email: string; password: string; remember: boolean };
-export type RegisterPayload = { name: string; email: string; password: string };
-export type ResetPasswordPayload = { token: string; email: string; password: string; password_confirmation: string };
-export type ChangePasswordPayload = { password: string; password_confirmation: string };
+export const login = (payload: LoginRequest) => apiPost<LoginResponse>('/api/login', payload);
 
-export const login = (payload: LoginPayload) => apiPost<LoginResponse>('/api/login', payload);
+export const register = (payload: RegisterRequest) => apiPost<MessageResponse>('/api/register', payload);
 
-export const register = (payload: RegisterPayload) => apiPost<MessageResponse>('/api/register', payload);
+export const forgotPassword = (payload: ForgotPasswordRequest) =>
+  apiPost<MessageResponse>('/api/forgot-password', payload);
 
-export const forgotPassword = (email: string) => apiPost<MessageResponse>('/api/forgot-password', { email });
-
-export const resetPassword = (payload: ResetPasswordPayload) =>
+export const resetPassword = (payload: ResetPasswordRequest) =>
   apiPost<MessageResponse>('/api/reset-password', payload);
 
-export const changePassword = (payload: ChangePasswordPayload) =>
+export const changePassword = (payload: ChangePasswordRequest) =>
   apiPost<MessageResponse>('/api/changePassword', payload);
 
 /** Posts the verification link's own query (`?token=..&email=..`) to `{base}/email/verify`. */

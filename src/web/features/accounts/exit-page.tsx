@@ -1,13 +1,12 @@
 import './exit-page.scss';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { setCurrentUser } from '../../app/session.ts';
-import { useToast } from '../../app/toasts.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { useLater } from './account-ui.tsx';
 import { signOut } from './accounts-api.ts';
 
-export const EXIT_TITLE = 'Signing Out — Kitshop';
 const REDIRECT_MS = 1000;
 const TOAST_MS = 5000;
 
@@ -16,7 +15,7 @@ const TOAST_MS = 5000;
  * the user, says so in a toast and goes home after 1 s. 'click here' goes home at once.
  */
 export function ExitPage() {
-  usePageTitle(EXIT_TITLE);
+  useScreenTitleAndPageView('/exit');
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();

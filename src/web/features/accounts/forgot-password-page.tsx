@@ -1,14 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
-import { AccountCard, FormAlert } from './account-ui.tsx';
+import { ForgotPasswordSchema } from '../../../common/schemas/accounts.ts';
+import { checkForm } from '../../lib/form-check.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
+import { AccountCard, Field, FormAlert } from './account-ui.tsx';
 import { errorMessage, forgotPassword } from './accounts-api.ts';
-
-export const FORGOT_TITLE = 'Forgot Password — Kitshop';
 
 /** Asks for a reset link. The button waits for an address and is disabled while sending. */
 export function ForgotPasswordPage() {
-  usePageTitle(FORGOT_TITLE);
+  useScreenTitleAndPageView('/forgot-password');
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
@@ -17,11 +17,17 @@ export function ForgotPasswordPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || !email.trim()) return;
+    const check = checkForm(ForgotPasswordSchema, { email });
+    if (!check.ok) {
+      setSuccess(null);
+      setError(check.issues[0]!.message);
+      return;
+    }
     setBusy(true);
     setSuccess(null);
     setError(null);
     try {
-      await forgotPassword(email.trim());
+      await forgotPassword(check.data);
       setSuccess('A reset link has been sent.');
       setEmail('');
     } catch (failure) {
@@ -39,21 +45,17 @@ export function ForgotPasswordPage() {
       <FormAlert variant="success" messages={[success]} testId="forgot-success" />
       <FormAlert variant="danger" messages={[error]} testId="forgot-error" />
       <form onSubmit={submit}>
-        <div className="mb-4">
-          <label htmlFor="forgot-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="forgot-email"
-            type="email"
-            required
-            className="form-control"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <Field
+          id="forgot-email"
+          label="Email"
+          spacing="mb-4"
+          type="email"
+          required
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={email}
+          onChange={setEmail}
+        />
         <button type="submit" className="btn btn-primary w-100" disabled={busy || !email.trim()}>
           {busy ? 'Sending…' : 'Send Reset Link'}
         </button>

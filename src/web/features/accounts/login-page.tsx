@@ -1,15 +1,17 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { LoginSchema } from '../../../common/schemas/accounts.ts';
 import { setCurrentUser } from '../../app/session.ts';
-import { useToast } from '../../app/toasts.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { checkForm } from '../../lib/form-check.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
-import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
+import { Field, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
 
-export const LOGIN_TITLE = 'Sign In — Kitshop';
 const REDIRECT_MS = 500;
 const TOAST_MS = 5000;
+const REQUIRED = 'Email and Password fields are required.';
 
 /** Why Google sign-in sent the visitor back here (`/login?google=<reason>`). */
 const GOOGLE_FAILURES: Record<string, string> = {
@@ -20,12 +22,13 @@ const GOOGLE_FAILURES: Record<string, string> = {
 };
 
 /**
- * Sign in. Both fields are checked here (the spec's message, no request); the server's message
+ * Sign in. The fields are checked with the server's own schema (a missing one with the spec's
+ * message; either way no request); the server's message
  * for any refusal (422, 401, 403, 429) shows in a warning. On success the user is stored and,
  * after 500 ms, the visitor goes to the stored return path (then cleared) or the user panel.
  */
 export function LoginPage() {
-  usePageTitle(LOGIN_TITLE);
+  useScreenTitleAndPageView('/login');
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();
@@ -42,14 +45,15 @@ export function LoginPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (!email.trim() || !password) {
-      setWarning('Email and Password fields are required.');
+    const check = checkForm(LoginSchema, { email, password, remember });
+    if (!check.ok) {
+      setWarning(check.issues.some((i) => i.missing) ? REQUIRED : check.issues[0]!.message);
       return;
     }
     setWarning(null);
     setBusy(true);
     try {
-      const response = await login({ email: email.trim(), password, remember });
+      const response = await login(check.data);
       const user = { id: response.user.id, name: response.user.name ?? '' };
       toast({
         title: 'Login Successfull',
@@ -70,38 +74,28 @@ export function LoginPage() {
       <p className="auth-lead">Welcome back. Sign in to reach your kits and downloads.</p>
       <FormAlert variant="warning" messages={[warning]} testId="login-warning" />
       <form noValidate onSubmit={submit}>
-        <div className="mb-3">
-          <label htmlFor="login-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="login-email"
-            type="email"
-            className="form-control"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="mb-3">
-          <div className="d-flex justify-content-between align-items-baseline">
-            <label htmlFor="login-password" className="form-label">
-              Password
-            </label>
+        <Field
+          id="login-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={email}
+          onChange={setEmail}
+        />
+        <Field
+          id="login-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          aside={
             <Link to="/forgot-password" className="small">
               Forgot your password?
             </Link>
-          </div>
-          <input
-            id="login-password"
-            type="password"
-            className="form-control"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+          }
+        />
         <div className="form-check mb-4">
           <input
             id="login-remember"

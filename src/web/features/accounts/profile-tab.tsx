@@ -1,15 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { useToast } from '../../app/toasts.tsx';
+import { PASSWORD_MIN, PASSWORDS_NOT_MATCHING } from '../../../common/constants.ts';
+import { useToast } from '../../components/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { setReturnPath } from '../../lib/return-path.ts';
-import { FormAlert } from './account-ui.tsx';
+import { Field, FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
 
 /**
  * The user panel's Profile tab: change the password. Both fields are required and must match
- * (checked here with the spec's messages); the 8-characters hint is advice, not a rule on this
- * page. A refusal shows the server's message, a failed connection a network message. The server
+ * (checked here with the spec's messages); the length hint is advice, not a rule on this page
+ * (so ChangePasswordSchema, which the server applies, is not run here). A refusal shows the server's message, a failed connection a network message. The server
  * answers 403 when the sign-in is not recent enough: then a link signs in again and comes back.
  */
 export function ProfileTab() {
@@ -31,7 +32,7 @@ export function ProfileTab() {
       return;
     }
     if (password !== confirmation) {
-      setWarning('Passwords are not matching.');
+      setWarning(PASSWORDS_NOT_MATCHING);
       return;
     }
     setWarning(null);
@@ -68,36 +69,24 @@ export function ProfileTab() {
       )}
       <FormAlert variant="success" messages={[success]} testId="change-password-success" />
       <form noValidate onSubmit={submit} className="profile-form">
-        <div className="mb-3">
-          <label htmlFor="profile-password" className="form-label">
-            New Password
-          </label>
-          <input
-            id="profile-password"
-            type="password"
-            className="form-control"
-            autoComplete="new-password"
-            aria-describedby="profile-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <div id="profile-password-hint" className="form-text">
-            Use at least 8 characters, including a number and a symbol.
-          </div>
-        </div>
-        <div className="mb-4">
-          <label htmlFor="profile-confirmation" className="form-label">
-            Confirm New Password
-          </label>
-          <input
-            id="profile-confirmation"
-            type="password"
-            className="form-control"
-            autoComplete="new-password"
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
-          />
-        </div>
+        <Field
+          id="profile-password"
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+          hint={`Use at least ${PASSWORD_MIN} characters, including a number and a symbol.`}
+        />
+        <Field
+          id="profile-confirmation"
+          label="Confirm New Password"
+          spacing="mb-4"
+          type="password"
+          autoComplete="new-password"
+          value={confirmation}
+          onChange={setConfirmation}
+        />
         <button type="submit" className="btn btn-primary" disabled={busy}>
           Change Password
         </button>

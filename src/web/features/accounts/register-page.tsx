@@ -1,12 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
-import { useToast } from '../../app/toasts.tsx';
+import { PASSWORD_MIN } from '../../../common/constants.ts';
+import { RegisterSchema } from '../../../common/schemas/accounts.ts';
+import { useToast } from '../../components/toasts.tsx';
+import { checkForm } from '../../lib/form-check.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
-import { FormAlert, GoogleButton, useLater } from './account-ui.tsx';
+import { Field, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
 
-export const REGISTER_TITLE = 'Sign Up — Kitshop';
 const REDIRECT_MS = 1000;
 const TOAST_MS = 5000;
 const CHECK_EMAIL = 'Your account has been created. Please check your email to activate it.';
@@ -17,7 +19,7 @@ const CHECK_EMAIL = 'Your account has been created. Please check your email to a
  * asking to activate the account from the e-mail, and after 1 s the return path (cleared) or home.
  */
 export function RegisterPage() {
-  usePageTitle(REGISTER_TITLE);
+  useScreenTitleAndPageView('/register');
   const navigate = useNavigate();
   const toast = useToast();
   const later = useLater();
@@ -32,11 +34,20 @@ export function RegisterPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || success) return;
-    setMissing(!name.trim() || !email.trim() || !password ? 'All fields are required.' : null);
+    // A missing field: the spec's message, and the request is still sent. Any other problem the
+    // schema finds (a short password, a malformed address) is shown without a request.
+    const check = checkForm(RegisterSchema, { name, email, password });
+    const missing = !check.ok && check.issues.some((i) => i.missing);
+    if (!check.ok && !missing) {
+      setMissing(null);
+      setWarning(check.issues[0]!.message);
+      return;
+    }
+    setMissing(missing ? 'All fields are required.' : null);
     setWarning(null);
     setBusy(true);
     try {
-      const response = await register({ name: name.trim(), email: email.trim(), password });
+      const response = await register(check.ok ? check.data : { name: name.trim(), email: email.trim(), password });
       const message = response.message || CHECK_EMAIL;
       setMissing(null);
       setSuccess(message);
@@ -55,51 +66,26 @@ export function RegisterPage() {
       <FormAlert variant="warning" messages={[missing, warning]} testId="register-warning" />
       <FormAlert variant="success" messages={[success]} testId="register-success" />
       <form noValidate onSubmit={submit}>
-        <div className="mb-3">
-          <label htmlFor="register-name" className="form-label">
-            Full Name
-          </label>
-          <input
-            id="register-name"
-            type="text"
-            className="form-control"
-            autoComplete="name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="mb-3">
-          <label htmlFor="register-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="register-email"
-            type="email"
-            className="form-control"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="mb-3">
-          <label htmlFor="register-password" className="form-label">
-            Password
-          </label>
-          <input
-            id="register-password"
-            type="password"
-            className="form-control"
-            autoComplete="new-password"
-            placeholder="min 8 characters"
-            aria-describedby="register-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <div id="register-password-hint" className="form-text">
-            Use at least 8 characters.
-          </div>
-        </div>
+        <Field id="register-name" label="Full Name" type="text" autoComplete="name" value={name} onChange={setName} />
+        <Field
+          id="register-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={email}
+          onChange={setEmail}
+        />
+        <Field
+          id="register-password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          placeholder={`min ${PASSWORD_MIN} characters`}
+          value={password}
+          onChange={setPassword}
+          hint={`Use at least ${PASSWORD_MIN} characters.`}
+        />
         <p className="small text-body-secondary mb-4">
           By signing up you agree to our <Link to="/terms-and-conditions">Terms and Conditions</Link> and{' '}
           <Link to="/privacy-policy">Privacy Policy</Link>.

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { usePageTitle } from '../../app/page-meta.ts';
-import { AccountCard, FormAlert } from './account-ui.tsx';
+import { PASSWORD_MIN } from '../../../common/constants.ts';
+import { ResetPasswordSchema } from '../../../common/schemas/accounts.ts';
+import { checkForm } from '../../lib/form-check.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
+import { AccountCard, Field, FormAlert } from './account-ui.tsx';
 import { errorMessage, resetPassword } from './accounts-api.ts';
 
-export const RESET_TITLE = 'Reset Password — Kitshop';
-/** The shared password minimum (PASSWORD_MIN in common/schemas/accounts.ts, kept here without Zod). */
-const PASSWORD_MIN = 8;
 const MISSING_TOKEN = 'Reset token is missing. Please use the link from your email.';
 
 /**
@@ -14,7 +14,7 @@ const MISSING_TOKEN = 'Reset token is missing. Please use the link from your ema
  * the button stays disabled and says why. Success clears the fields and offers the login form.
  */
 export function ResetPasswordPage() {
-  usePageTitle(RESET_TITLE);
+  useScreenTitleAndPageView('/reset-password');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [email, setEmail] = useState(() => params.get('email') ?? '');
@@ -32,15 +32,16 @@ export function ResetPasswordPage() {
       setError(MISSING_TOKEN);
       return;
     }
-    if (password !== confirmation) {
-      setError('Passwords are not matching.');
+    const check = checkForm(ResetPasswordSchema, { token, email, password, password_confirmation: confirmation });
+    if (!check.ok) {
+      setError(check.issues[0]!.message);
       return;
     }
     setBusy(true);
     setSuccess(null);
     setError(null);
     try {
-      await resetPassword({ token, email: email.trim(), password, password_confirmation: confirmation });
+      await resetPassword(check.data);
       setSuccess('Password updated. You can now log in.');
       setEmail('');
       setPassword('');
@@ -63,20 +64,15 @@ export function ResetPasswordPage() {
       )}
       <FormAlert variant="danger" messages={[error === MISSING_TOKEN ? null : error]} testId="reset-error" />
       <form onSubmit={submit}>
-        <div className="mb-3">
-          <label htmlFor="reset-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="reset-email"
-            type="email"
-            required
-            className="form-control"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <Field
+          id="reset-email"
+          label="Email"
+          type="email"
+          required
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+        />
         <div className="mb-3">
           <label htmlFor="reset-password" className="form-label">
             New Password
@@ -104,24 +100,20 @@ export function ResetPasswordPage() {
             </button>
           </div>
           <div id="reset-password-hint" className="form-text">
-            Minimum 8 characters.
+            {`Minimum ${PASSWORD_MIN} characters.`}
           </div>
         </div>
-        <div className="mb-4">
-          <label htmlFor="reset-confirmation" className="form-label">
-            Confirm New Password
-          </label>
-          <input
-            id="reset-confirmation"
-            type={type}
-            required
-            minLength={PASSWORD_MIN}
-            className="form-control"
-            autoComplete="new-password"
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
-          />
-        </div>
+        <Field
+          id="reset-confirmation"
+          label="Confirm New Password"
+          spacing="mb-4"
+          type={type}
+          required
+          minLength={PASSWORD_MIN}
+          autoComplete="new-password"
+          value={confirmation}
+          onChange={setConfirmation}
+        />
         <button type="submit" className="btn btn-primary w-100" disabled={!token || busy}>
           Reset Password
         </button>

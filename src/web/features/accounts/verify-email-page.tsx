@@ -1,13 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { VerifyEmailResponse } from '../../../common/schemas/accounts.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { setCurrentUser } from '../../app/session.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { AccountCard, FormAlert } from './account-ui.tsx';
 import { errorMessage, verifyEmail } from './accounts-api.ts';
-
-export const VERIFY_TITLE = 'Verify Email — Kitshop';
 
 type Outcome = { state: 'loading' } | { state: 'success'; message: string } | { state: 'failed'; message: string };
 
@@ -20,7 +18,7 @@ const hasId = (user: VerifyEmailResponse['user']): user is { id: number; name: s
  * outcome. A verified link signs the visitor in: they go to the stored return path or the cart.
  */
 export function VerifyEmailPage() {
-  usePageTitle(VERIFY_TITLE);
+  useScreenTitleAndPageView('/email/verify');
   const { search } = useLocation();
   const navigate = useNavigate();
   const [outcome, setOutcome] = useState<Outcome>({ state: 'loading' });

@@ -1,19 +1,17 @@
 import './cart-page.scss';
 import { useEffect, useRef } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { formatUsd } from '../../../common/money.ts';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
+import type { CartItem } from '../../../common/schemas/orders.ts';
 import { Icon } from '../../components/icon.tsx';
-import type { CartLine } from '../../lib/cart/priced-cart.ts';
+import { BrowseKitsPrompt, LoadFailed, Loading } from '../../components/load-states.tsx';
 import { alreadyPurchasedAmount, cartSubtotal, checkoutTotal, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearReturnPathIfAt } from '../../lib/return-path.ts';
 import { useCartLines } from './cart-api.ts';
 
-export const CART_TITLE = SCREEN_TITLES['/cart']!;
-
-function Line({ item, onRemove }: { item: CartLine; onRemove: (id: number) => void }) {
+function Line({ item, onRemove }: { item: CartItem; onRemove: (id: number) => void }) {
   const titleId = `cart-line-${item.id}-title`;
   return (
     <li className="cart-line" data-testid="cart-line">
@@ -45,7 +43,7 @@ function Line({ item, onRemove }: { item: CartLine; onRemove: (id: number) => vo
   );
 }
 
-function Summary({ items }: { items: CartLine[] }) {
+function Summary({ items }: { items: CartItem[] }) {
   const navigate = useNavigate();
   const subtotal = cartSubtotal(items);
   const excluded = alreadyPurchasedAmount(items);
@@ -89,14 +87,9 @@ function Summary({ items }: { items: CartLine[] }) {
 function EmptyCart() {
   return (
     <div className="cart-empty text-center" data-testid="cart-empty">
-      <span className="icon-badge">
-        <Icon name="cart" />
-      </span>
-      <h2 className="h4 fw-bold">Your cart is empty</h2>
-      <p className="text-body-secondary">Pick a starter kit, try its live demo, and it will wait for you here.</p>
-      <Link to="/#kits" className="btn btn-primary">
-        Browse Kits
-      </Link>
+      <BrowseKitsPrompt icon="cart" title="Your cart is empty" headingClass="h4 fw-bold">
+        Pick a starter kit, try its live demo, and it will wait for you here.
+      </BrowseKitsPrompt>
     </div>
   );
 }
@@ -108,7 +101,7 @@ function EmptyCart() {
  * and the sums without asking the server again.
  */
 export function CartPage() {
-  usePageTitle(CART_TITLE);
+  useScreenTitleAndPageView('/cart');
   const cart = useCart();
   const { state, retry } = useCartLines();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -141,24 +134,9 @@ export function CartPage() {
           )}
         </header>
 
-        {state.status === 'loading' && (
-          <div className="cart-loading d-flex align-items-center gap-3" role="status" aria-live="polite">
-            <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
-            Loading your cart…
-          </div>
-        )}
+        {state.status === 'loading' && <Loading className="cart-loading">Loading your cart…</Loading>}
 
-        {state.status === 'error' && (
-          <div
-            className="alert alert-warning d-flex flex-wrap align-items-center justify-content-between gap-2"
-            role="alert"
-          >
-            We could not load your cart right now.
-            <button type="button" className="btn btn-sm btn-outline-dark" onClick={retry}>
-              Try again
-            </button>
-          </div>
-        )}
+        {state.status === 'error' && <LoadFailed onRetry={retry}>We could not load your cart right now.</LoadFailed>}
 
         {isEmpty && <EmptyCart />}
 

@@ -1,10 +1,10 @@
 import './docs-page.scss';
 import { Link, NavLink, useParams } from 'react-router';
 import { docsTitle } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKitDocs } from './catalog-api.ts';
 
 /** A kit's public documentation: its pages in a side navigation, one page at a time. */
@@ -12,7 +12,7 @@ export function DocsPage() {
   const { sefId = '', page: slug } = useParams();
   const { data: docs, error, isPending } = useKitDocs(sefId);
   const page = docs ? (slug ? docs.pages.find((p) => p.slug === slug) : docs.pages[0]) : undefined;
-  usePageTitle(docs && page ? docsTitle(docs.title) : undefined);
+  useTitleAndPageView(docs && page ? docsTitle(docs.title) : undefined);
 
   if ((error instanceof ApiError && error.status === 404) || (docs && !page)) return <NotFoundPage />;
   if (isPending) return <div className="container section" aria-busy="true" />;

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { HOME_TITLE } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { BlogTeaser } from '../../components/blog-teaser.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKits } from './catalog-api.ts';
 import { KitCard } from './kit-card.tsx';
 
@@ -99,7 +99,7 @@ function KitGrid() {
 }
 
 export function HomePage() {
-  usePageTitle(HOME_TITLE);
+  useTitleAndPageView(HOME_TITLE);
   return (
     <>
       <section className="hero">

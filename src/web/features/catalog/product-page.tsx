@@ -3,12 +3,12 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
 import { formatUsd } from '../../../common/money.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKit } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
@@ -240,7 +240,7 @@ function Product({ kit }: { kit: KitProduct }) {
 export function ProductPage() {
   const { sefId = '' } = useParams();
   const { data: kit, error, isPending } = useKit(sefId);
-  usePageTitle(kit?.title);
+  useTitleAndPageView(kit?.title);
   if (error instanceof ApiError && error.status === 404) return <NotFoundPage />;
   if (isPending) {
     return (

@@ -1,83 +1,61 @@
 import './checkout-page.scss';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatUsd } from '../../../common/money.ts';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { gtag } from '../../app/analytics.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
+import type { CartItem, CartResponse } from '../../../common/schemas/orders.ts';
 import { type CurrentUser, setCurrentUser, useCurrentUser } from '../../app/session.ts';
-import { useToast } from '../../app/toasts.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { BrowseKitsPrompt, LoadFailed, Loading } from '../../components/load-states.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { gtag } from '../../lib/analytics.ts';
 import { ApiError } from '../../lib/api.ts';
-import { type CartLine, cartProductIds, fetchPricedCart, type PricedCart } from '../../lib/cart/priced-cart.ts';
+import { cartProductIds, fetchPricedCart } from '../../lib/cart/priced-cart.ts';
 import { checkoutLinePrice, checkoutTotal, paymentItems, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
+import { useFreshQuery } from '../../lib/fresh-query.ts';
 import { appUrl } from '../../lib/initial-data.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearReturnPathIfAt, setReturnPath } from '../../lib/return-path.ts';
 import { type OrderSnapshot, purchaseEventParams, readSnapshot, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
 import { openPaymentFrame } from './payments/index.ts';
 
-export const CHECKOUT_TITLE = SCREEN_TITLES['/checkout']!;
 export const PURCHASED_NOTE = 'You already purchased this item and this item is excluded from order.';
 const FRAME_ID = 'checkout-frame';
 
-type CheckoutState =
-  | { status: 'loading' }
-  | { status: 'error' }
-  | { status: 'empty' }
-  | { status: 'ready'; cart: PricedCart };
-
 /**
- * The signed-in buyer's order: `POST /api/cart {products, checkout: true}` for the local cart's ids.
- * A 403 (or 401) means the session has ended: the buyer goes to login and comes back here after.
+ * The signed-in buyer's order: `POST /api/cart {products, checkout: true}` for the local cart's ids,
+ * read afresh on each visit and whenever the local cart changes. A 403 (or 401) means the session
+ * has ended: the buyer goes to login and comes back here after.
  */
-function useCheckoutCart(user: CurrentUser | null): { state: CheckoutState; retry: () => void } {
+function useCheckoutOrder(user: CurrentUser | null) {
   const cart = useCart();
   const navigate = useNavigate();
   const toast = useToast();
-  const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<CheckoutState>({ status: 'loading' });
-  const productsKey = cartProductIds(cart).join(',');
+  const products = cartProductIds(cart);
   const userId = user?.id;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry trigger
+  const { query, retry } = useFreshQuery(
+    ['checkout', userId, products],
+    () => fetchPricedCart({ products, checkout: true }),
+    userId !== undefined && products.length > 0,
+  );
+  const { error } = query;
   useEffect(() => {
-    if (userId === undefined) return;
-    const products = productsKey ? productsKey.split(',').map(Number) : [];
-    if (products.length === 0) {
-      setState({ status: 'empty' });
+    if (!error) return;
+    if (error instanceof ApiError && (error.status === 403 || error.status === 401)) {
+      setReturnPath('checkout');
+      toast({
+        title: 'Login Required',
+        body: 'Your session has expired. Please login to continue checkout.',
+        variant: 'warning',
+      });
+      navigate('/login');
+      setCurrentUser(null);
       return;
     }
-    let current = true;
-    setState({ status: 'loading' });
-    fetchPricedCart(products, { checkout: true })
-      .then((priced) => {
-        if (current) setState(priced.items.length > 0 ? { status: 'ready', cart: priced } : { status: 'empty' });
-      })
-      .catch((error: unknown) => {
-        if (!current) return;
-        if (error instanceof ApiError && (error.status === 403 || error.status === 401)) {
-          setReturnPath('checkout');
-          toast({
-            title: 'Login Required',
-            body: 'Your session has expired. Please login to continue checkout.',
-            variant: 'warning',
-          });
-          navigate('/login');
-          setCurrentUser(null);
-          return;
-        }
-        console.warn('Could not load the order', error);
-        setState({ status: 'error' });
-      });
-    return () => {
-      current = false;
-    };
-  }, [userId, productsKey, attempt, navigate, toast]);
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { state, retry };
+    console.warn('Could not load the order', error);
+  }, [error, navigate, toast]);
+  return { empty: products.length === 0, query, retry };
 }
 
 function SignInPrompt() {
@@ -106,7 +84,7 @@ function SignInPrompt() {
   );
 }
 
-function OrderLine({ item }: { item: CartLine }) {
+function OrderLine({ item }: { item: CartItem }) {
   return (
     <li className="checkout-line" data-testid="checkout-line">
       <div className="checkout-line-text">
@@ -136,14 +114,9 @@ function EmptyOrder() {
   return (
     <div className="card checkout-card text-center" data-testid="checkout-empty">
       <div className="card-body">
-        <span className="icon-badge">
-          <Icon name="cart" />
-        </span>
-        <h2 className="h5 fw-bold">Your cart is empty</h2>
-        <p className="text-body-secondary">Add a kit to your cart first, then come back here to pay for it.</p>
-        <Link to="/#kits" className="btn btn-primary">
-          Browse Kits
-        </Link>
+        <BrowseKitsPrompt icon="cart" title="Your cart is empty" headingClass="h5 fw-bold">
+          Add a kit to your cart first, then come back here to pay for it.
+        </BrowseKitsPrompt>
       </div>
     </div>
   );
@@ -177,7 +150,7 @@ function ThankYou() {
 }
 
 /** The order's lines, total and the Make Payment button (disabled while there is nothing to pay). */
-function Order({ cart, onPay }: { cart: PricedCart; onPay: () => void }) {
+function Order({ cart, onPay }: { cart: CartResponse; onPay: () => void }) {
   const total = checkoutTotal(cart.items);
   return (
     <div className="row g-4 align-items-start">
@@ -214,7 +187,20 @@ function Order({ cart, onPay }: { cart: PricedCart; onPay: () => void }) {
 }
 
 /** The order being paid: the frame's container, filled by the payment provider. */
-type Payment = { cart: PricedCart; total: number };
+type Payment = { cart: CartResponse; total: number };
+
+/** Where the checkout stands: every screen it can show, and what that screen needs. */
+type CheckoutStage =
+  /** Back from the provider inside the sandbox frame: the whole tab goes to this address instead. */
+  | { kind: 'leaving-frame' }
+  /** Back from the provider with a snapshot whose total is above 0. */
+  | { kind: 'thank-you' }
+  | { kind: 'signed-out' }
+  | { kind: 'loading' }
+  | { kind: 'load-failed' }
+  | { kind: 'empty' }
+  | { kind: 'order'; cart: CartResponse }
+  | { kind: 'paying'; payment: Payment; frameFailed: boolean };
 
 function PaymentView({ payment, failed, onBack }: { payment: Payment; failed: boolean; onBack: () => void }) {
   const kitCount = paymentItems(payment.cart.items).length;
@@ -269,7 +255,7 @@ const isFramed = () => {
  * total is above 0: the thank-you screen, one purchase event and an emptied cart.
  */
 export function CheckoutPage() {
-  usePageTitle(CHECKOUT_TITLE);
+  useScreenTitleAndPageView('/checkout');
   const [params] = useSearchParams();
   const returned = params.get('status') === 'success';
   const [framed] = useState(isFramed);
@@ -277,10 +263,28 @@ export function CheckoutPage() {
   const [paid] = useState<OrderSnapshot | null>(() => (returned && !framed ? readSnapshot() : null));
   const success = returned && paid !== null && paid.total > 0;
   const user = useCurrentUser();
-  const { state, retry } = useCheckoutCart(success ? null : user);
-  const [payment, setPayment] = useState<Payment | null>(null);
-  const [frameFailed, setFrameFailed] = useState(false);
+  const order = useCheckoutOrder(success ? null : user);
+  const [paying, setPaying] = useState<{ payment: Payment; frameFailed: boolean } | null>(null);
   const opened = useRef<Payment | null>(null);
+
+  const stage: CheckoutStage =
+    framed && returned
+      ? { kind: 'leaving-frame' }
+      : success
+        ? { kind: 'thank-you' }
+        : !user
+          ? { kind: 'signed-out' }
+          : paying
+            ? { kind: 'paying', ...paying }
+            : order.empty
+              ? { kind: 'empty' }
+              : order.query.isError
+                ? { kind: 'load-failed' }
+                : !order.query.isSuccess
+                  ? { kind: 'loading' }
+                  : order.query.data.items.length === 0
+                    ? { kind: 'empty' }
+                    : { kind: 'order', cart: order.query.data };
 
   useEffect(() => {
     clearReturnPathIfAt('checkout');
@@ -304,6 +308,7 @@ export function CheckoutPage() {
     cartStore.clear();
   }, []);
 
+  const payment = paying?.payment;
   useEffect(() => {
     if (!payment || opened.current === payment || !payment.cart.order_id) return;
     opened.current = payment;
@@ -315,22 +320,21 @@ export function CheckoutPage() {
       container: FRAME_ID,
     }).catch((error: unknown) => {
       console.warn('Could not open the payment frame', error);
-      setFrameFailed(true);
+      setPaying((current) => (current?.payment === payment ? { payment, frameFailed: true } : current));
     });
   }, [payment]);
 
-  const pay = (cart: PricedCart) => {
+  const pay = (cart: CartResponse) => {
     const total = checkoutTotal(cart.items);
     if (total <= 0 || !cart.order_id) return;
     // Exactly the contract's `{order_id, total}` in session storage.
     saveSnapshot({ order_id: cart.order_id, total });
-    setFrameFailed(false);
-    setPayment({ cart, total });
+    setPaying({ payment: { cart, total }, frameFailed: false });
   };
 
-  if (framed && returned) return null;
+  if (stage.kind === 'leaving-frame') return null;
 
-  if (success) {
+  if (stage.kind === 'thank-you') {
     return (
       <section className="section checkout-page">
         <div className="container narrow">
@@ -346,33 +350,16 @@ export function CheckoutPage() {
         <header className="checkout-head">
           <h1 className="checkout-title">Make Payment</h1>
         </header>
-
-        {!user && <SignInPrompt />}
-
-        {user && payment && <PaymentView payment={payment} failed={frameFailed} onBack={() => setPayment(null)} />}
-
-        {user && !payment && state.status === 'loading' && (
-          <div className="checkout-loading d-flex align-items-center gap-3" role="status" aria-live="polite">
-            <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
-            Loading your order…
-          </div>
+        {stage.kind === 'signed-out' && <SignInPrompt />}
+        {stage.kind === 'paying' && (
+          <PaymentView payment={stage.payment} failed={stage.frameFailed} onBack={() => setPaying(null)} />
         )}
-
-        {user && !payment && state.status === 'error' && (
-          <div
-            className="alert alert-warning d-flex flex-wrap align-items-center justify-content-between gap-2"
-            role="alert"
-          >
-            We could not load your order right now.
-            <button type="button" className="btn btn-sm btn-outline-dark" onClick={retry}>
-              Try again
-            </button>
-          </div>
+        {stage.kind === 'loading' && <Loading className="checkout-loading">Loading your order…</Loading>}
+        {stage.kind === 'load-failed' && (
+          <LoadFailed onRetry={order.retry}>We could not load your order right now.</LoadFailed>
         )}
-
-        {user && !payment && state.status === 'empty' && <EmptyOrder />}
-
-        {user && !payment && state.status === 'ready' && <Order cart={state.cart} onPay={() => pay(state.cart)} />}
+        {stage.kind === 'empty' && <EmptyOrder />}
+        {stage.kind === 'order' && <Order cart={stage.cart} onPay={() => pay(stage.cart)} />}
       </div>
     </section>
   );

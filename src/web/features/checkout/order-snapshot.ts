@@ -1,5 +1,6 @@
 import { roundDollars } from '../../../common/money.ts';
 import { analyticsTax } from '../../lib/cart/totals.ts';
+import { browserStorage, type StorageLike } from '../../lib/storage.ts';
 
 /**
  * The checkout's snapshot in sessionStorage 'checkout': `{order_id, total}` of the order being paid
@@ -11,17 +12,6 @@ export const CHECKOUT_KEY = 'checkout';
 /** A GA4 purchase item. */
 export type AnalyticsItem = { item_id: string; item_name: string; price: number; quantity: number };
 export type OrderSnapshot = { order_id: string; total: number; items?: AnalyticsItem[] };
-
-type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-const noStorage: StorageLike = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
-
-function browserStorage(): StorageLike {
-  try {
-    return globalThis.sessionStorage ?? noStorage;
-  } catch {
-    return noStorage; // storage disabled by the browser's settings
-  }
-}
 
 function parseItem(value: unknown): AnalyticsItem | null {
   const item = value as Partial<AnalyticsItem> | null;
@@ -47,7 +37,7 @@ export function parseSnapshot(raw: string | null): OrderSnapshot | null {
   }
 }
 
-export function saveSnapshot(snapshot: OrderSnapshot, storage: StorageLike = browserStorage()): void {
+export function saveSnapshot(snapshot: OrderSnapshot, storage: StorageLike = browserStorage('sessionStorage')): void {
   try {
     storage.setItem(CHECKOUT_KEY, JSON.stringify(snapshot));
   } catch {
@@ -55,7 +45,7 @@ export function saveSnapshot(snapshot: OrderSnapshot, storage: StorageLike = bro
   }
 }
 
-export function readSnapshot(storage: StorageLike = browserStorage()): OrderSnapshot | null {
+export function readSnapshot(storage: StorageLike = browserStorage('sessionStorage')): OrderSnapshot | null {
   try {
     return parseSnapshot(storage.getItem(CHECKOUT_KEY));
   } catch {
@@ -64,7 +54,7 @@ export function readSnapshot(storage: StorageLike = browserStorage()): OrderSnap
 }
 
 /** Reads the snapshot and removes it: the second call finds nothing. */
-export function takeSnapshot(storage: StorageLike = browserStorage()): OrderSnapshot | null {
+export function takeSnapshot(storage: StorageLike = browserStorage('sessionStorage')): OrderSnapshot | null {
   const snapshot = readSnapshot(storage);
   try {
     storage.removeItem(CHECKOUT_KEY);

@@ -1,11 +1,8 @@
 import { Link } from 'react-router';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { Icon } from '../../components/icon.tsx';
+import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
-import { LegalLayout, type PageSection } from './legal-layout.tsx';
-
-export const ABOUT_TITLE = SCREEN_TITLES['/about']!;
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 
 const CONTENTS = [
   {
@@ -170,7 +167,7 @@ const SECTIONS: PageSection[] = [
 
 /** Who Kitshop is, what a kit contains, how kits are made, the licence in brief and how to reach us. */
 export function AboutPage() {
-  usePageTitle(ABOUT_TITLE);
+  useScreenTitleAndPageView('/about');
   return (
     <LegalLayout
       eyebrow="Starter kits built by developers, for developers"

@@ -1,11 +1,9 @@
 import { Link } from 'react-router';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
 import { clientConfig } from '../../lib/initial-data.ts';
-import { LegalLayout, type PageSection } from './legal-layout.tsx';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 
-export const COOKIE_TITLE = SCREEN_TITLES['/cookie-policy']!;
 /** The names this shop gives its cookies: the server's, so the policy names them as the browser shows them. */
 const { cookies } = clientConfig;
 const secure = cookies.session.startsWith('__Host-');
@@ -242,7 +240,7 @@ const SECTIONS: PageSection[] = [
 
 /** Which cookies and browser storage the shop uses (essential, analytics, functional, marketing) and how to manage them. */
 export function CookiePolicyPage() {
-  usePageTitle(COOKIE_TITLE);
+  useScreenTitleAndPageView('/cookie-policy');
   return (
     <LegalLayout
       title="Cookie Policy"

@@ -1,10 +1,7 @@
 import { Link } from 'react-router';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
-import { LegalLayout, type PageSection } from './legal-layout.tsx';
-
-export const PRIVACY_TITLE = SCREEN_TITLES['/privacy-policy']!;
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 
 const SECTIONS: PageSection[] = [
   {
@@ -265,7 +262,7 @@ const SECTIONS: PageSection[] = [
 
 /** What personal data the shop collects, why, who processes it, for how long, and your rights. */
 export function PrivacyPolicyPage() {
-  usePageTitle(PRIVACY_TITLE);
+  useScreenTitleAndPageView('/privacy-policy');
   return (
     <LegalLayout
       title="Privacy Policy"

@@ -1,10 +1,7 @@
 import { Link } from 'react-router';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
-import { LegalLayout, type PageSection } from './legal-layout.tsx';
-
-export const REFUND_TITLE = SCREEN_TITLES['/refund-policy']!;
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 
 const SECTIONS: PageSection[] = [
   {
@@ -110,7 +107,7 @@ const SECTIONS: PageSection[] = [
 
 /** When a purchase can be refunded (spec, section 9), what cannot, and how to ask. */
 export function RefundPolicyPage() {
-  usePageTitle(REFUND_TITLE);
+  useScreenTitleAndPageView('/refund-policy');
   return (
     <LegalLayout
       title="Refund Policy"

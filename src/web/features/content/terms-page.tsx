@@ -1,10 +1,7 @@
 import { Link } from 'react-router';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
+import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
-import { LegalLayout, type PageSection } from './legal-layout.tsx';
-
-export const TERMS_TITLE = SCREEN_TITLES['/terms-and-conditions']!;
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 
 const SECTIONS: PageSection[] = [
   {
@@ -195,7 +192,7 @@ const SECTIONS: PageSection[] = [
 
 /** Accounts, purchases through the payment provider, the licence, refunds, use of the site, liability, law. */
 export function TermsPage() {
-  usePageTitle(TERMS_TITLE);
+  useScreenTitleAndPageView('/terms-and-conditions');
   return (
     <LegalLayout
       title="Terms and Conditions"

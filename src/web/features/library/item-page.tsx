@@ -2,17 +2,17 @@ import './item-page.scss';
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { ItemDetail } from '../../../common/schemas/accounts.ts';
 import { setupGuideTitle } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { Loading } from '../../components/load-states.tsx';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError, apiPost } from '../../lib/api.ts';
+import { useFreshQuery } from '../../lib/fresh-query.ts';
+import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useCurrentSection } from '../../lib/use-current-section.ts';
 import { LicenceText } from './licence-text.tsx';
-
-/** `POST /api/item/{sefid}` with `{details: true}`: the purchased kit's title, spot and setup guide (sanitised HTML). */
-export type ItemDetail = { title: string; spot: string; setup: string };
 
 export const fetchItemDetail = (sefId: string) =>
   apiPost<ItemDetail>(`/api/item/${encodeURIComponent(sefId)}`, { details: true });
@@ -25,29 +25,25 @@ type ItemState =
   | { status: 'not-found' }
   | { status: 'error' };
 
-/** Loads the guide afresh on every visit (and on retry); a plain effect, like the purchases tab. */
-function useItemDetail(sefId: string, attempt: number): ItemState {
-  const [state, setState] = useState<ItemState>({ status: 'loading' });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry trigger
-  useEffect(() => {
-    let current = true;
-    setState({ status: 'loading' });
-    fetchItemDetail(sefId)
-      .then((item): ItemState => ({ status: 'ready', item }))
-      .catch((error: unknown): ItemState => {
-        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return { status: 'refused' };
-        if (error instanceof ApiError && error.status === 404) return { status: 'not-found' };
-        console.warn('Could not load the setup guide', error);
-        return { status: 'error' };
-      })
-      .then((next) => {
-        if (current) setState(next);
-      });
-    return () => {
-      current = false;
-    };
-  }, [sefId, attempt]);
-  return state;
+function stateOf(query: { isSuccess: boolean; isError: boolean; data?: ItemDetail; error: unknown }): ItemState {
+  if (query.isSuccess && query.data) return { status: 'ready', item: query.data };
+  if (!query.isError) return { status: 'loading' };
+  const { error } = query;
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return { status: 'refused' };
+  if (error instanceof ApiError && error.status === 404) return { status: 'not-found' };
+  return { status: 'error' };
+}
+
+/** The guide, read afresh on every visit (and on retry). */
+function useItemDetail(sefId: string): { state: ItemState; retry: () => void } {
+  const { query, retry } = useFreshQuery(['item', sefId], () =>
+    fetchItemDetail(sefId).catch((error: unknown) => {
+      const expected = error instanceof ApiError && [401, 403, 404].includes(error.status);
+      if (!expected) console.warn('Could not load the setup guide', error);
+      throw error;
+    }),
+  );
+  return { state: stateOf(query), retry };
 }
 
 /** The side menu's entries: two sections of the setup guide's HTML, then the page's own licence section. */
@@ -158,11 +154,10 @@ export function ItemPage() {
   const { sefId = '' } = useParams();
   const navigate = useNavigate();
   const { hash } = useLocation();
-  const [attempt, setAttempt] = useState(0);
-  const state = useItemDetail(sefId, attempt);
+  const { state, retry } = useItemDetail(sefId);
   const ready = state.status === 'ready';
   const current = useCurrentSection(GUIDE_IDS, ready);
-  usePageTitle(ready ? setupGuideTitle(state.item.title) : undefined);
+  useTitleAndPageView(ready ? setupGuideTitle(state.item.title) : undefined);
 
   useEffect(() => {
     if (state.status === 'refused') navigate('/', { replace: true });
@@ -183,10 +178,7 @@ export function ItemPage() {
   if (state.status === 'loading') {
     return (
       <div className="container section">
-        <div className="item-loading d-flex align-items-center gap-3" role="status" aria-live="polite">
-          <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
-          Loading the setup guide…
-        </div>
+        <Loading className="item-loading">Loading the setup guide…</Loading>
       </div>
     );
   }
@@ -196,7 +188,7 @@ export function ItemPage() {
         <div className="alert alert-warning" role="alert">
           <p>We could not load this setup guide right now. Please try again in a moment.</p>
           <div className="d-flex flex-wrap gap-2">
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="btn btn-primary btn-sm" onClick={retry}>
               Try Again
             </button>
             <Link to="/user-panel" className="btn btn-outline-secondary btn-sm">

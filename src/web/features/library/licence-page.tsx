@@ -1,14 +1,11 @@
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
 // The static pages' frame (heading band, effective date, table of contents): the licence is one of them.
-import { LegalLayout } from '../content/legal-layout.tsx';
+import { LegalLayout } from '../../components/legal-layout.tsx';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { LICENCE_SECTIONS } from './licence-text.tsx';
-
-export const LICENCE_TITLE = SCREEN_TITLES['/licence']!;
 
 /** /licence: the full licence every kit is sold under, the same text as the item page's dialog. */
 export function LicencePage() {
-  usePageTitle(LICENCE_TITLE);
+  useScreenTitleAndPageView('/licence');
   return (
     <LegalLayout
       title="Licence Agreement"

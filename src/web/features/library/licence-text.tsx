@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { LEGAL_EFFECTIVE_DATE } from '../../../common/constants.ts';
+import type { PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
-import type { PageSection } from '../content/legal-layout.tsx';
 
 /**
  * The full Kitshop Licence Agreement, in sections. The /licence page and the purchased item page's

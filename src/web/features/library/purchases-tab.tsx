@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { longDate } from '../../../common/dates.ts';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import { Icon } from '../../components/icon.tsx';
+import { BrowseKitsPrompt, Loading } from '../../components/load-states.tsx';
 import { appUrl } from '../../lib/initial-data.ts';
 import { usePurchases } from './library-api.ts';
 
@@ -51,25 +52,15 @@ export function PurchasesTab() {
   const { items, isPending } = usePurchases();
 
   if (isPending) {
-    return (
-      <div className="purchases-loading d-flex align-items-center gap-3" role="status" aria-live="polite">
-        <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
-        Loading your purchases…
-      </div>
-    );
+    return <Loading className="purchases-loading">Loading your purchases…</Loading>;
   }
 
   if (!items || items.length === 0) {
     return (
       <div className="purchases-empty text-center" data-testid="purchases-empty">
-        <span className="icon-badge">
-          <Icon name="cart" />
-        </span>
-        <h2 className="h5 fw-bold">No purchases yet</h2>
-        <p className="text-body-secondary">Kits you buy appear here with their downloads, docs and setup guides.</p>
-        <Link to="/#kits" className="btn btn-primary">
-          Browse Kits
-        </Link>
+        <BrowseKitsPrompt icon="cart" title="No purchases yet" headingClass="h5 fw-bold">
+          Kits you buy appear here with their downloads, docs and setup guides.
+        </BrowseKitsPrompt>
       </div>
     );
   }

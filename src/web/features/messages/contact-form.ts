@@ -1,4 +1,4 @@
-import type { ToastInput } from '../../app/toasts.tsx';
+import type { ToastInput } from '../../components/toasts.tsx';
 
 export { CONTACT_TOPICS, FIELD_LIMITS as CONTACT_LIMITS } from '../../../common/constants.ts';
 

@@ -1,13 +1,12 @@
 import './contact-page.scss';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { SCREEN_TITLES } from '../../../common/site.ts';
-import { usePageTitle } from '../../app/page-meta.ts';
-import { useToast } from '../../app/toasts.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
+import { useToast } from '../../components/toasts.tsx';
 import { apiPost } from '../../lib/api.ts';
 import { clientConfig } from '../../lib/initial-data.ts';
+import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import {
   blankMessage,
   CONTACT_LIMITS,
@@ -18,9 +17,6 @@ import {
   sentToast,
   THANK_YOU,
 } from './contact-form.ts';
-
-export const CONTACT_TITLE = SCREEN_TITLES['/contact']!;
-export const SUPPORT_TITLE = SCREEN_TITLES['/support']!;
 
 /** POST /api/contact with {topic, name, email, message}; any non-2xx throws ApiError. */
 function sendContactMessage(input: ContactMessage): Promise<unknown> {
@@ -164,7 +160,7 @@ const EXPECT = [
 export function ContactPage() {
   const { pathname } = useLocation();
   const support = /^\/support\/?$/.test(pathname);
-  usePageTitle(support ? SUPPORT_TITLE : CONTACT_TITLE);
+  useScreenTitleAndPageView(support ? '/support' : '/contact');
   return (
     <div className="contact-page">
       <header className="contact-hero">

@@ -1,8 +1,10 @@
 import { useSyncExternalStore } from 'react';
-import { useToast } from '../../app/toasts.tsx';
+import { useToast } from '../../components/toasts.tsx';
+import { browserStorage } from '../storage.ts';
 import { CART_KEY, createCartStore, type LocalCart } from './cart-store.ts';
 
-export const cartStore = createCartStore(window.localStorage);
+// A browser that refuses storage gets a cart that stays empty rather than a page that fails to start.
+export const cartStore = createCartStore(browserStorage('localStorage'));
 window.addEventListener('storage', (event) => {
   if (event.key === CART_KEY || event.key === null) cartStore.notify();
 });

@@ -12,7 +12,7 @@ export type PaymentFrameRequest = {
   email: string | null;
   /** The order the server opened; it comes back in the provider's webhook as custom data. */
   orderId: string;
-  /** Absolute URL the provider sends the buyer to after paying (`/checkout?status=success`). */
+  /** Absolute URL Paddle sends the buyer to after paying (`/checkout?status=success`; the sandbox's server names it itself). */
   successUrl: string;
   /** The id of the element the inline frame goes into. */
   container: string;

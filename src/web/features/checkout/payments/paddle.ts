@@ -1,5 +1,5 @@
 import type { Paddle } from '@paddle/paddle-js';
-import type { PaymentConfig } from '../../../lib/initial-data.ts';
+import type { PaymentConfig } from '../../../../common/page-data.ts';
 import type { PaymentFrameRequest } from './index.ts';
 import { FRAME_HEIGHT_PX } from './sandbox.ts';
 

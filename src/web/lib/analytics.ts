@@ -1,4 +1,4 @@
-import { clientConfig } from '../lib/initial-data.ts';
+import { clientConfig } from './initial-data.ts';
 
 declare global {
   interface Window {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import { SCREEN_TITLES } from '../../common/site.ts';
 import { trackPageView } from './analytics.ts';
 
 let tracked: { key: string; page: string } | null = null;
@@ -9,7 +10,7 @@ let tracked: { key: string; page: string } | null = null;
  * route (a product page knows its title only after its kit has loaded). Moving to a #section of
  * the same page is not another page view.
  */
-export function usePageTitle(title: string | undefined): void {
+export function useTitleAndPageView(title: string | undefined): void {
   const location = useLocation();
   useEffect(() => {
     if (!title) return;
@@ -19,4 +20,9 @@ export function usePageTitle(title: string | undefined): void {
     if (tracked?.page !== page) trackPageView(location.pathname, title);
     tracked = { key: location.key, page };
   }, [title, location.key, location.pathname, location.search]);
+}
+
+/** The same for a screen with a fixed title: its entry in SCREEN_TITLES (`'/cart'`), once `ready`. */
+export function useScreenTitleAndPageView(pattern: string, ready = true): void {
+  useTitleAndPageView(ready ? SCREEN_TITLES[pattern] : undefined);
 }

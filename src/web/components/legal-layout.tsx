@@ -1,8 +1,8 @@
 import './legal-layout.scss';
 import { type ReactNode, useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { LEGAL_EFFECTIVE_DATE } from '../../../common/constants.ts';
-import { useCurrentSection } from '../../lib/use-current-section.ts';
+import { LEGAL_EFFECTIVE_DATE } from '../../common/constants.ts';
+import { useCurrentSection } from '../lib/use-current-section.ts';
 
 /** One part of a static page: its heading becomes an h2 and an entry in the table of contents. */
 export type PageSection = { id: string; title: string; content: ReactNode };

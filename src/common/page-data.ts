@@ -1,0 +1,35 @@
+/**
+ * What the page shell embeds for the browser: `<script type="application/json" id="initial-data">`
+ * (per request) and `id="client-config"` (per server). The server writes them
+ * (`server/http/page-shell.ts`), the web app reads them (`web/lib/initial-data.ts`).
+ */
+
+/** The signed-in user, or `{}` for a visitor. */
+export type InitialUser = { id?: number; name?: string };
+
+export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
+
+/** The cookies' names over plain http; on https the server prefixes them (`__Host-`). */
+export const COOKIE_NAMES = { session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' } as const;
+
+export type CookieNames = Record<keyof typeof COOKIE_NAMES, string>;
+
+export type PaymentConfig = {
+  provider: 'sandbox' | 'paddle';
+  clientToken: string | null;
+  environment: 'sandbox' | 'production';
+};
+
+export type ClientConfig = {
+  basePath: string;
+  supportEmail: string;
+  gaMeasurementId: string | null;
+  /** Google sign-in is configured: the sign-in and sign-up screens show its buttons. */
+  googleEnabled: boolean;
+  /** How the checkout page opens its payment frame (Paddle.js, or the local sandbox card form). */
+  payment: PaymentConfig;
+  /** A production shop on the sandbox provider: every page says that payments are not real. */
+  testPayments: boolean;
+  /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
+  cookies: CookieNames;
+};

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/** The owner console's calls (`/api/admin/...`): inputs checked by the server, answers as typed here. */
+
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD')
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    {
+      message: 'must be a real day',
+    },
+  );
+
+export const SummaryQuerySchema = z.object({ from: Day.optional(), to: Day.optional() });
+
+const Limit = (max: number, fallback: number) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? undefined : Number(v)),
+    z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(max, `must be at most ${max}`)
+      .default(fallback),
+  );
+const Cursor = z.string().max(200).optional();
+const Text = z.string().trim().max(200).optional();
+
+export const ORDER_STATUSES = ['pending', 'paid', 'partially_refunded', 'refunded', 'flagged'] as const;
+
+export const OrdersQuerySchema = z.object({
+  query: Text,
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(ORDER_STATUSES).optional()),
+  cursor: Cursor,
+  limit: Limit(100, 25),
+});
+export const CustomersQuerySchema = z.object({ query: Text, cursor: Cursor, limit: Limit(100, 25) });
+export const PageQuerySchema = z.object({ cursor: Cursor, limit: Limit(500, 50) });
+export const MessagesQuerySchema = z.object({
+  status: z.preprocess((v) => (v === '' || v === undefined ? 'all' : v), z.enum(['new', 'answered', 'all'])),
+});
+
+export const RefundSchema = z.object({
+  kit_ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(100).optional(),
+  reason: z.string().trim().min(1, 'give a reason').max(500),
+});
+export const GrantSchema = z.object({
+  kit_id: z.number().int().positive().max(2_147_483_647),
+  note: z.string().trim().max(500).optional().default(''),
+});
+export const KitVisibilitySchema = z.object({ active: z.boolean() });
+export const ReplySchema = z.object({ body: z.string().trim().min(1, 'write a reply').max(10_000) });
+
+export type OrderLine = { kit_id: number; title: string; price: number; refunded: boolean };
+export type OwnerOrder = {
+  id: string;
+  status: (typeof ORDER_STATUSES)[number];
+  created_at: string;
+  paid_at: string | null;
+  email: string;
+  name: string;
+  total: number;
+  lines: OrderLine[];
+};
+export type OwnerOrderDetail = OwnerOrder & {
+  events: { at: string; type: string; outcome: string; detail: string | null }[];
+  mails: { at: string; subject: string; status: 'sent' | 'queued' | 'retrying' }[];
+  /** Set by a refund asked of Paddle: access goes when Paddle's approved adjustment arrives. */
+  refund_requested?: true;
+};
+export type OwnerCustomer = {
+  id: number;
+  email: string;
+  name: string;
+  created_at: string;
+  verified: boolean;
+  orders: number;
+  spent: number;
+  last_sign_in: string | null;
+};
+export type OwnerCustomerDetail = OwnerCustomer & {
+  kits: { kit_id: number; title: string; source: 'order' | 'grant'; order_id: string | null; granted_at: string }[];
+  downloads: { kit_id: number; version: string; at: string }[];
+  /** The customer's orders, newest first (at most 100). */
+  order_list: { id: string; status: string; created_at: string; total: number }[];
+};
+export type OwnerKit = {
+  id: number;
+  sef_id: string;
+  title: string;
+  price: number;
+  active: boolean;
+  version: string | null;
+  released_on: string | null;
+  units: number;
+  gross: number;
+  downloads: number;
+  owners: number;
+};
+export type OwnerMessage = {
+  id: number;
+  created_at: string;
+  topic: string | null;
+  name: string;
+  email: string;
+  message: string;
+  status: 'new' | 'answered';
+};
+export type OwnerSummary = {
+  gross: number;
+  refunds: number;
+  net: number;
+  orders: number;
+  customers: number;
+  checkouts: number;
+  /** Paid orders per checkout started, 0..1 (0 without checkouts). */
+  conversion: number;
+  by_day: { date: string; gross: number; refunds: number; orders: number }[];
+  top_kits: { id: number; sef_id: string; title: string; units: number; gross: number }[];
+};
+export type Page<T> = { items: T[]; next_cursor: string | null };
+export type OwnerActivity = { at: string; actor: string; action: string; target: string; detail: string };

@@ -1,0 +1,85 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/open.ts';
+import { containsPattern } from '../../lib/search.ts';
+
+/** What the owner console reads of accounts (only accounts' own tables). */
+
+type Reader = Pick<Database, 'execute'>;
+
+export type AccountRow = {
+  id: number;
+  email: string;
+  name: string;
+  created_at: string;
+  verified: boolean;
+  last_sign_in: string | null;
+  /** created_at in full precision, for the list's cursor. */
+  cursor_at: string;
+};
+
+const ACCOUNT_COLUMNS = sql`u.id, u.email, u.name, u.created_at, u.email_verified_at IS NOT NULL AS verified,
+  u.created_at::text AS cursor_at,
+  (SELECT max(s.created_at) FROM sessions s WHERE s.user_id = u.id) AS last_sign_in`;
+
+/** An account by id: its e-mail and whether it is verified (the owner check reads this). */
+export async function accountOf(db: Reader, userId: number): Promise<AccountRow | undefined> {
+  const { rows } = await db.execute<AccountRow>(sql`SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE u.id = ${userId}`);
+  return rows[0];
+}
+
+/** Verified accounts with one of these e-mails (lower case), e.g. the owners to tell of a sale. */
+export async function verifiedAccountsWithEmails(db: Reader, emails: string[]) {
+  if (emails.length === 0) return [];
+  const { rows } = await db.execute<{ id: number; name: string; email: string }>(sql`
+    SELECT id, name, email FROM users
+     WHERE lower(email) = ANY(${sql.param(emails)}::text[]) AND email_verified_at IS NOT NULL ORDER BY id`);
+  return rows;
+}
+
+const matches = (query: string): SQL => {
+  const pattern = containsPattern(query);
+  return /^\d+$/.test(query)
+    ? sql`(u.id = ${Number(query)} OR u.email ILIKE ${pattern})`
+    : sql`(u.email ILIKE ${pattern} OR u.name ILIKE ${pattern})`;
+};
+
+/** Accounts newest first, by cursor (created_at, id of the last one seen), optionally matching a text. */
+export async function listAccounts(
+  db: Reader,
+  options: { query?: string; after?: { at: string; id: number }; limit: number },
+): Promise<AccountRow[]> {
+  const where: SQL[] = [sql`true`];
+  if (options.query) where.push(matches(options.query));
+  if (options.after) where.push(sql`(u.created_at, u.id) < (${options.after.at}::timestamptz, ${options.after.id})`);
+  const { rows } = await db.execute<AccountRow>(sql`
+    SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE ${sql.join(where, sql` AND `)}
+     ORDER BY u.created_at DESC, u.id DESC LIMIT ${options.limit}`);
+  return rows;
+}
+
+/**
+ * Ids of accounts whose e-mail or name contains the text (at most `limit`, in no order: the trigram
+ * indexes answer), for searching orders.
+ */
+export async function accountIdsMatching(db: Reader, query: string, limit: number): Promise<number[]> {
+  const { rows } = await db.execute<{ id: number }>(
+    sql`SELECT u.id FROM users u WHERE ${matches(query)} LIMIT ${limit}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Names and e-mails of these accounts. */
+export async function accountsByIds(db: Reader, ids: number[]) {
+  if (ids.length === 0) return new Map<number, { email: string; name: string }>();
+  const { rows } = await db.execute<{ id: number; email: string; name: string }>(
+    sql`SELECT id, email, name FROM users WHERE id = ANY(${sql.param(ids)}::int[])`,
+  );
+  return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name }]));
+}
+
+/** Accounts created in [from, to) (UTC days), counted by the created_at index. */
+export async function countNewAccounts(db: Reader, from: string, toExclusive: string): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM users WHERE created_at >= ${from}::date AND created_at < ${toExclusive}::date`);
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/open.ts';
+
+/** What the owner console reads and changes of the library (only the library's own tables). */
+
+type Reader = Pick<Database, 'execute'>;
+
+/**
+ * Gives a kit to a customer: a grant row, and the kit owned at once (an entitlement the customer
+ * already holds from an order keeps its source). False when the kit is granted already.
+ */
+export async function grantKit(
+  tx: Reader,
+  grant: { userId: number; kitId: number; note: string; by: number },
+): Promise<boolean> {
+  const { rows } = await tx.execute<{ id: number }>(sql`
+    INSERT INTO kit_grants (user_id, kit_id, note, granted_by)
+    VALUES (${grant.userId}, ${grant.kitId}, ${grant.note}, ${grant.by})
+    ON CONFLICT (user_id, kit_id) WHERE revoked_at IS NULL DO NOTHING RETURNING id`);
+  if (rows.length === 0) return false;
+  await tx.execute(sql`
+    INSERT INTO entitlements (user_id, kit_id, source) VALUES (${grant.userId}, ${grant.kitId}, 'grant')
+    ON CONFLICT (user_id, kit_id) DO UPDATE
+      SET source = CASE WHEN entitlements.revoked_at IS NULL THEN entitlements.source ELSE 'grant' END,
+          granted_at = CASE WHEN entitlements.revoked_at IS NULL THEN entitlements.granted_at ELSE now() END,
+          revoked_at = NULL`);
+  return true;
+}
+
+/**
+ * Ends a customer's grant of a kit; the kit goes at once unless `stillPaidFor` (a paid line not
+ * refunded keeps it). False when there is no grant to revoke.
+ */
+export async function revokeGrant(
+  tx: Reader,
+  revoke: { userId: number; kitId: number; note: string; stillPaidFor: boolean },
+): Promise<boolean> {
+  const { rows } = await tx.execute<{ id: number }>(sql`
+    UPDATE kit_grants SET revoked_at = now(), revoke_note = ${revoke.note}
+     WHERE user_id = ${revoke.userId} AND kit_id = ${revoke.kitId} AND revoked_at IS NULL RETURNING id`);
+  if (rows.length === 0) return false;
+  if (!revoke.stillPaidFor)
+    await tx.execute(sql`
+      UPDATE entitlements SET revoked_at = now()
+       WHERE user_id = ${revoke.userId} AND kit_id = ${revoke.kitId} AND revoked_at IS NULL`);
+  return true;
+}
+
+/** What a customer owns now, with the grants in force. */
+export async function holdingsOf(db: Reader, userId: number) {
+  const [owned, grants] = await Promise.all([
+    db.execute<{ kit_id: number; source: string; granted_at: string }>(sql`
+      SELECT kit_id, source, granted_at FROM entitlements
+       WHERE user_id = ${userId} AND revoked_at IS NULL ORDER BY granted_at, kit_id`),
+    db.execute<{ kit_id: number; granted_at: string; note: string }>(sql`
+      SELECT kit_id, granted_at, note FROM kit_grants
+       WHERE user_id = ${userId} AND revoked_at IS NULL ORDER BY granted_at, kit_id`),
+  ]);
+  return { owned: owned.rows, grants: grants.rows };
+}
+
+/** A customer's downloads, newest first (at most 100). */
+export async function downloadsOf(db: Reader, userId: number) {
+  const { rows } = await db.execute<{ kit_id: number; version: string; at: string }>(sql`
+    SELECT d.kit_id, v.version, d.created_at AS at FROM downloads d JOIN kit_versions v ON v.id = d.version_id
+     WHERE d.user_id = ${userId} ORDER BY d.created_at DESC, d.id DESC LIMIT 100`);
+  return rows;
+}
+
+/** Per kit: its newest version and release day, downloads, and how many own it now. */
+export async function libraryStatsByKit(db: Reader) {
+  const { rows } = await db.execute<{
+    kit_id: number;
+    version: string | null;
+    released_on: string | null;
+    downloads: number;
+    owners: number;
+  }>(sql`
+    WITH kit_ids AS (SELECT DISTINCT kit_id FROM kit_versions)
+    SELECT k.kit_id, v.version, v.released_on,
+           (SELECT count(*) FROM downloads d WHERE d.kit_id = k.kit_id)::int AS downloads,
+           (SELECT count(*) FROM entitlements e WHERE e.kit_id = k.kit_id AND e.revoked_at IS NULL)::int AS owners
+      FROM kit_ids k
+      LEFT JOIN LATERAL (SELECT version, released_on FROM kit_versions WHERE kit_id = k.kit_id
+                          ORDER BY created_at DESC, id DESC LIMIT 1) v ON true`);
+  return new Map(rows.map((r) => [r.kit_id, r]));
+}

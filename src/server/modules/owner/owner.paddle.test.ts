@@ -1,0 +1,195 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, signedInClient } from '../../../../tests/setup/client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { sandboxTransactionCompleted } from '../../integrations/payments/sandbox.ts';
+import { signPaddleBody } from '../../integrations/payments/signature.ts';
+
+/**
+ * Refunds with PAYMENT_PROVIDER=paddle: the console asks Paddle's API (a local stand-in here that
+ * checks the documented request shape and the API key) and access goes only when Paddle's signed,
+ * approved adjustment arrives at the webhook.
+ */
+
+const WEBHOOK_SECRET = 'pdl_ntfset_test_secret';
+const API_KEY = 'pdl_sdbx_apikey_test';
+
+type Seen = { method?: string; url?: string; auth?: string; body: unknown };
+const seen: Seen[] = [];
+let answer: { status: number; body: unknown } = { status: 201, body: {} };
+let standIn: Server;
+let t: TestApp;
+let owner: Client;
+let kits: { id: number; sef_id: string; title: string; price_cents: number }[];
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let data = '';
+    req.on('data', (chunk) => {
+      data += chunk;
+    });
+    req.on('end', () => resolve(data));
+  });
+
+beforeAll(async () => {
+  standIn = createServer(async (req, res) => {
+    const raw = await readBody(req);
+    let body: unknown = null;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+    seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, body });
+    const b = body as { action?: unknown; transaction_id?: unknown; reason?: unknown; items?: unknown };
+    const shapeOk =
+      req.method === 'POST' &&
+      req.url === '/adjustments' &&
+      req.headers['content-type']?.startsWith('application/json') &&
+      b.action === 'refund' &&
+      typeof b.transaction_id === 'string' &&
+      b.transaction_id.startsWith('txn_') &&
+      typeof b.reason === 'string' &&
+      b.reason.length > 0 &&
+      Array.isArray(b.items) &&
+      b.items.length > 0 &&
+      b.items.every(
+        (i: { item_id?: unknown; type?: unknown; amount?: unknown }) =>
+          typeof i.item_id === 'string' &&
+          i.item_id.startsWith('txnitm_') &&
+          (i.type === 'full' || (i.type === 'partial' && typeof i.amount === 'string')),
+      );
+    if (req.headers.authorization !== `Bearer ${API_KEY}`) {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { type: 'request_error', code: 'forbidden', detail: 'Bad API key' } }));
+    }
+    if (!shapeOk) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { type: 'request_error', code: 'bad_request', detail: 'Bad shape' } }));
+    }
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+  const port = (standIn.address() as AddressInfo).port;
+  t = await createTestApp({
+    PUBLIC_URL: 'http://shop.test',
+    OWNER_EMAILS: 'owner@shop.test',
+    PAYMENT_PROVIDER: 'paddle',
+    PADDLE_CLIENT_TOKEN: 'test_client_token',
+    PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    PADDLE_API_KEY: API_KEY,
+    PADDLE_API_URL: `http://127.0.0.1:${port}`,
+  });
+  kits = (await t.pool.query('SELECT id, sef_id, title, price_cents FROM kits ORDER BY position')).rows;
+  ({ client: owner } = await signedInClient(t.app, t.pool, { email: 'owner@shop.test' }));
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => standIn.close(resolve));
+});
+
+const deliver = (event: object) => {
+  const body = JSON.stringify(event);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/paddle',
+    headers: { 'content-type': 'application/json', 'paddle-signature': signPaddleBody(body, WEBHOOK_SECRET) },
+    payload: body,
+  });
+};
+
+/** A buyer whose order Paddle's signed `transaction.completed` paid. */
+async function paidBuyer(kitIds: number[]) {
+  const { client, user } = await signedInClient(t.app, t.pool);
+  const orderId = (await client.post('/api/cart', { products: kitIds, checkout: true })).json().order_id as string;
+  const { rows } = await t.pool.query(
+    'SELECT i.kit_id AS "kitId", i.paddle_price_id AS "paddlePriceId", i.price_cents AS "priceCents" FROM order_items i JOIN orders o ON o.id = i.order_id WHERE o.public_id = $1 ORDER BY i.id',
+    [orderId],
+  );
+  const paid = sandboxTransactionCompleted({ publicId: orderId, userId: user.id, items: rows });
+  expect((await deliver(paid)).json().outcome).toBe('fulfilled');
+  return { client, orderId, paid };
+}
+
+const purchases = async (client: Client) =>
+  (await client.post('/api/purchases', {})).json().items.map((p: { sef_id: string }) => p.sef_id);
+
+describe('refunds with Paddle', () => {
+  it('asks Paddle for the refund, answers refund_requested, and takes the kit only when the approved adjustment arrives', async () => {
+    const { client, orderId, paid } = await paidBuyer([kits[0]!.id, kits[1]!.id]);
+    const betaLine = paid.data.details.line_items[1]!.id;
+    answer = {
+      status: 201,
+      body: { data: { id: 'adj_01standin', action: 'refund', status: 'pending_approval' }, meta: { request_id: 'x' } },
+    };
+    seen.length = 0;
+    const res = await owner.post(`/api/admin/orders/${orderId}/refund`, {
+      kit_ids: [kits[1]!.id],
+      reason: 'Duplicate',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: orderId, status: 'paid', refund_requested: true });
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        url: '/adjustments',
+        auth: `Bearer ${API_KEY}`,
+        body: {
+          action: 'refund',
+          transaction_id: paid.data.id,
+          reason: 'Duplicate',
+          items: [{ item_id: betaLine, type: 'full' }],
+        },
+      },
+    ]);
+    // Requested, not approved: the buyer keeps both kits for now.
+    expect(await purchases(client)).toEqual([kits[0]!.sef_id, kits[1]!.sef_id]);
+    const activity = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
+    expect(activity).toMatchObject({ action: 'refund requested', target: `order ${orderId}` });
+    expect(activity.detail).toContain('adj_01standin');
+
+    // Paddle's pending adjustment changes nothing; its approval takes the kit away at once.
+    const adjustment = (status: string, type: string) => ({
+      event_id: `evt_${status}_${Math.random().toString(36).slice(2)}`,
+      event_type: type,
+      occurred_at: new Date().toISOString(),
+      data: {
+        id: 'adj_01standin',
+        action: 'refund',
+        status,
+        transaction_id: paid.data.id,
+        items: [{ item_id: betaLine, type: 'full', amount: String(kits[1]!.price_cents) }],
+      },
+    });
+    expect((await deliver(adjustment('pending_approval', 'adjustment.created'))).json().outcome).toBe('ignored');
+    expect(await purchases(client)).toEqual([kits[0]!.sef_id, kits[1]!.sef_id]);
+    expect((await deliver(adjustment('approved', 'adjustment.updated'))).json().outcome).toBe('refunded');
+    expect(await purchases(client)).toEqual([kits[0]!.sef_id]);
+    expect((await client.get(`/download/${kits[1]!.id}`)).statusCode).toBe(403);
+    const order = (await owner.get(`/api/admin/orders/${orderId}`)).json();
+    expect(order.status).toBe('partially_refunded');
+    expect(order.events.map((e: { type: string; outcome: string }) => `${e.type} ${e.outcome}`)).toEqual([
+      'transaction.completed fulfilled',
+      'adjustment.updated refunded',
+    ]);
+  });
+
+  it('refunds the whole order line by line, and answers Paddle’s refusal with a 409 that changes nothing', async () => {
+    const { orderId, paid } = await paidBuyer([kits[0]!.id]);
+    answer = {
+      status: 400,
+      body: { error: { type: 'request_error', code: 'adjustment_pending_refund_request', detail: 'Refund pending' } },
+    };
+    seen.length = 0;
+    const before = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
+    const res = await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/Refund pending/);
+    expect((seen[0]!.body as { items: unknown }).items).toEqual([
+      { item_id: paid.data.details.line_items[0]!.id, type: 'full' },
+    ]);
+    expect((await owner.get('/api/admin/activity?limit=1')).json().items[0]).toEqual(before);
+  });
+});

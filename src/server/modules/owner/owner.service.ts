@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/open.ts';
+import { accountOf, verifiedAccountsWithEmails } from '../accounts/accounts.owner.service.ts';
+
+/** Who is an owner, the owners added from the command line, and the activity log. */
+
+type Reader = Pick<Database, 'execute'>;
+
+export type Owner = { id: number; email: string; name: string };
+
+const normalise = (email: string) => email.trim().toLowerCase();
+
+async function storedOwnerEmails(db: Reader): Promise<string[]> {
+  const { rows } = await db.execute<{ email: string }>(sql`SELECT email FROM owners ORDER BY email`);
+  return rows.map((r) => r.email);
+}
+
+/** The signed-in user as an owner: a verified account whose e-mail is in OWNER_EMAILS or the owners table. */
+export async function findOwner(db: Reader, config: Config, userId: number): Promise<Owner | null> {
+  // Both at once (the owners table is small): one round trip on every owner call.
+  const [account, stored] = await Promise.all([accountOf(db, userId), storedOwnerEmails(db)]);
+  if (!account?.verified) return null;
+  const email = normalise(account.email);
+  if (!config.ownerEmails.includes(email) && !stored.includes(email)) return null;
+  return { id: account.id, email: account.email, name: account.name };
+}
+
+/** The owners' addresses (verified accounts only), told of each sale. */
+export async function ownerAddresses(db: Reader, config: Config): Promise<string[]> {
+  const emails = [...new Set([...config.ownerEmails, ...(await storedOwnerEmails(db))])];
+  return (await verifiedAccountsWithEmails(db, emails)).map((a) => a.email);
+}
+
+/** One row of the activity log, in the caller's transaction (the change it records). */
+export async function recordActivity(
+  tx: Reader,
+  owner: Owner,
+  entry: { action: string; target: string; detail: string },
+): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO owner_activity (actor_id, actor, action, target, detail)
+    VALUES (${owner.id}, ${owner.email}, ${entry.action}, ${entry.target}, ${entry.detail})`);
+}
+
+export async function activityPage(db: Reader, options: { after?: { at: string; id: number }; limit: number }) {
+  const after = options.after ? sql`WHERE (at, id) < (${options.after.at}::timestamptz, ${options.after.id})` : sql``;
+  const { rows } = await db.execute<{
+    id: number;
+    at: string;
+    actor: string;
+    action: string;
+    target: string;
+    detail: string;
+    cursor_at: string;
+  }>(sql`SELECT id, at, actor, action, target, detail, at::text AS cursor_at FROM owner_activity ${after}
+          ORDER BY at DESC, id DESC LIMIT ${options.limit}`);
+  return rows;
+}
+
+// ---- `npm run owner` -----------------------------------------------------------------------------
+
+export async function addOwner(db: Reader, email: string): Promise<boolean> {
+  const { rows } = await db.execute(
+    sql`INSERT INTO owners (email) VALUES (${normalise(email)}) ON CONFLICT DO NOTHING RETURNING email`,
+  );
+  return rows.length > 0;
+}
+
+export async function removeOwner(db: Reader, email: string): Promise<boolean> {
+  const { rows } = await db.execute(sql`DELETE FROM owners WHERE email = ${normalise(email)} RETURNING email`);
+  return rows.length > 0;
+}
+
+/** Every owner e-mail (the table's and OWNER_EMAILS'), with whether a verified account has it yet. */
+export async function listOwners(db: Reader, config: Config) {
+  const stored = await storedOwnerEmails(db);
+  const all = [...new Set([...stored, ...config.ownerEmails])].sort();
+  const verified = new Set((await verifiedAccountsWithEmails(db, all)).map((a) => normalise(a.email)));
+  return all.map((email) => ({
+    email,
+    from: stored.includes(email) ? (config.ownerEmails.includes(email) ? 'both' : 'database') : 'OWNER_EMAILS',
+    active: verified.has(email),
+  }));
+}
