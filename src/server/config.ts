@@ -112,14 +112,19 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     /** Per-form limits. Generous for people (and a shop's own e2e suite), tight for scripts. */
     limits: {
       signInFailures: { max: 5, windowSeconds: 60 },
+      signInPerIp: { max: 50, windowSeconds: 600 },
+      signInPerAccount: { max: 20, windowSeconds: 900 },
       registerPerIp: { max: 30, windowSeconds: 3600 },
       registerPerEmail: { max: 5, windowSeconds: 3600 },
       forgotPerIp: { max: 30, windowSeconds: 3600 },
       forgotPerEmail: { max: 5, windowSeconds: 3600 },
+      resetPerIp: { max: 20, windowSeconds: 600 },
       verificationResendSeconds: 60,
       contactPerIp: { max: 20, windowSeconds: 3600 },
       subscribePerIp: { max: 30, windowSeconds: 3600 },
     },
+    /** How often expired counters, sessions and links are deleted (one instance at a time). */
+    housekeepingIntervalMs: 60_000,
     logLevel: env.LOG_LEVEL,
     /**
      * Socket limits, so slow or silent clients cannot hold connections open forever. A request

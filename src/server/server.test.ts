@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, FIXTURE_CATALOG, PRODUCTION_ENV, TEST_TEMPLATE } from '../../tests/setup/test-app.ts';
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
@@ -49,5 +49,66 @@ describe('start', () => {
 
   it('says nothing of it outside production', async () => {
     expect(await warningsAtStart({ PAYMENT_PROVIDER: 'sandbox' })).toEqual([]);
+  });
+});
+
+describe('housekeeping', () => {
+  it('sweeps expired counters, ended sessions and spent links on a timer while the server runs', async () => {
+    const database = await createTestDatabase();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-start-'));
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      CATALOG_DIR: FIXTURE_CATALOG,
+      PORT: '0',
+    });
+    const server = await startServer(
+      { ...config, housekeepingIntervalMs: 50 },
+      { logger: pino({ level: 'silent' }), template: () => TEST_TEMPLATE },
+    );
+    try {
+      // Rows written after the start: only the timer's rounds can remove them.
+      const { rows } = await database.pool.query(
+        "INSERT INTO users (name, email, password_hash) VALUES ('Sweep', 'sweep@example.com', 'x') RETURNING id",
+      );
+      const userId = rows[0].id as number;
+      await database.pool.query(
+        `INSERT INTO rate_limits (key, count, reset_at) SELECT 'expired:' || i, 1, now() - interval '1 second' FROM generate_series(1, 600) i;
+         INSERT INTO rate_limits (key, count, reset_at) VALUES ('live', 1, now() + interval '1 hour')`,
+      );
+      await database.pool.query(
+        `INSERT INTO sessions (token_hash, user_id, expires_at, remember, last_seen_at) VALUES
+           ('ended', $1, now() - interval '1 second', true, now()),
+           ('idle', $1, now() + interval '1 hour', false, now() - interval '3 hours'),
+           ('remembered', $1, now() + interval '1 day', true, now() - interval '3 hours'),
+           ('live', $1, now() + interval '1 hour', false, now())`,
+        [userId],
+      );
+      await database.pool.query(
+        `INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at, used_at) VALUES
+           ($1, 'reset', 'used', now() + interval '1 hour', now()),
+           ($1, 'verify', 'expired', now() - interval '1 second', NULL),
+           ($1, 'reset', 'live', now() + interval '1 hour', NULL)`,
+        [userId],
+      );
+      const left = async () => ({
+        counters: (await database.pool.query('SELECT key FROM rate_limits ORDER BY key')).rows.map((r) => r.key),
+        sessions: (await database.pool.query('SELECT token_hash FROM sessions ORDER BY 1')).rows.map(
+          (r) => r.token_hash,
+        ),
+        links: (await database.pool.query('SELECT token_hash FROM email_tokens ORDER BY 1')).rows.map(
+          (r) => r.token_hash,
+        ),
+      });
+      await vi.waitFor(async () => expect((await left()).counters).toEqual(['live']), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      expect(await left()).toEqual({ counters: ['live'], sessions: ['live', 'remembered'], links: ['live'] });
+    } finally {
+      await server.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,11 +7,15 @@ import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import type { ShellTemplate } from './http/page-shell.ts';
+import { sweepExpiredCounters } from './http/rate-limit.ts';
+import { sweepEndedSessions } from './http/session.ts';
 import { createFileMailer, createSmtpMailer } from './integrations/mail/mailer.ts';
 import { startOutboxWorker } from './integrations/mail/outbox.ts';
 import { createGoogleSignIn } from './integrations/oidc/google.ts';
 import { openStorage } from './integrations/storage/storage.ts';
+import { startHousekeeping } from './lib/housekeeping.ts';
 import { logSerializers, withoutQueryValuesInMessage } from './lib/log.ts';
+import { sweepSpentLinks } from './modules/accounts/accounts.service.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
@@ -124,6 +128,16 @@ export async function startServer(
       ? createSmtpMailer(config.smtpUrl, config.mailFrom)
       : createFileMailer(path.join(config.dataDir, 'mail'), config.mailFrom);
     const outbox = startOutboxWorker(db, mailer, log);
+    const housekeeping = startHousekeeping(
+      db,
+      [
+        { name: 'expired rate-limit counters', run: sweepExpiredCounters },
+        { name: 'ended sessions', run: sweepEndedSessions },
+        { name: 'spent e-mail links', run: sweepSpentLinks },
+      ],
+      log,
+      config.housekeepingIntervalMs,
+    );
     const google = config.google
       ? createGoogleSignIn({ ...config.google, redirectUri: `${config.publicUrl}/google/callback` })
       : undefined;
@@ -153,6 +167,7 @@ export async function startServer(
       async close() {
         await app.close();
         await outbox.stop();
+        await housekeeping.stop();
         await listener.close();
         await pool.end();
         await embedded?.stop();

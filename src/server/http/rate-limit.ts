@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/open.ts';
+import { deletedRows } from '../lib/housekeeping.ts';
 import { AppError } from './errors.ts';
 
 export type Limit = { max: number; windowSeconds: number };
 
 /**
  * Fixed-window counters in PostgreSQL, shared by every instance. `hit` counts one event and
- * answers how many the window holds; `peek` reads without counting.
+ * answers how many the window holds, in one atomic upsert: parallel requests each see their own
+ * count, so none slips past a limit.
  */
 export function createRateLimiter(db: Database, enabled: boolean) {
   async function hit(key: string, limit: Limit): Promise<{ count: number; retryAfter: number }> {
@@ -18,14 +20,6 @@ export function createRateLimiter(db: Database, enabled: boolean) {
       RETURNING count, ceil(extract(epoch FROM reset_at - now()))::int AS retry_after`);
     return { count: rows[0]!.count, retryAfter: Math.max(1, rows[0]!.retry_after) };
   }
-  async function peek(key: string): Promise<{ count: number; retryAfter: number }> {
-    const { rows } = await db.execute<{ count: number; retry_after: number }>(
-      sql`SELECT count, ceil(extract(epoch FROM reset_at - now()))::int AS retry_after FROM rate_limits WHERE key = ${key} AND reset_at > now()`,
-    );
-    return rows[0]
-      ? { count: rows[0].count, retryAfter: Math.max(1, rows[0].retry_after) }
-      : { count: 0, retryAfter: 0 };
-  }
   const tooMany = (retryAfter: number, what: string) =>
     new AppError('too_many_requests', `Too many ${what}. Please try again in ${describeWait(retryAfter)}.`);
   return {
@@ -36,29 +30,49 @@ export function createRateLimiter(db: Database, enabled: boolean) {
       const { count, retryAfter } = await hit(key, limit);
       if (count > limit.max) throw tooMany(retryAfter, what);
     },
-    /**
-     * Throws 429 when `limit.max` failures are already counted (failures are added with `fail`);
-     * otherwise answers how many there are.
-     */
-    async ensureBelow(key: string, limit: Limit, what: string): Promise<number> {
-      if (!enabled) return 0;
-      const { count, retryAfter } = await peek(key);
-      if (count >= limit.max) throw tooMany(retryAfter, what);
-      return count;
+    /** Counts one and answers the window's count, refusing nothing: the caller decides. */
+    async count(key: string, limit: Limit): Promise<{ count: number; retryAfter: number }> {
+      return enabled ? hit(key, limit) : { count: 0, retryAfter: 0 };
     },
-    async fail(key: string, limit: Limit): Promise<void> {
-      if (enabled) await hit(key, limit);
+    tooMany,
+    /** Takes back one counted event (an attempt that turned out not to be a failure). */
+    async giveBack(key: string): Promise<void> {
+      if (enabled) await db.execute(sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${key}`);
     },
     async reset(key: string): Promise<void> {
       await db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);
     },
-    /** Drops expired counters (called now and then by the outbox worker's timer). */
-    async sweep(): Promise<void> {
-      await db.execute(sql`DELETE FROM rate_limits WHERE reset_at <= now()`);
-    },
   };
 }
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * Deletes counters whose window has ended (housekeeping runs it every minute), so the table
+ * holds only live windows: anonymous traffic cannot grow it without end.
+ */
+export async function sweepExpiredCounters(db: Pick<Database, 'execute'>): Promise<number> {
+  return deletedRows(await db.execute(sql`DELETE FROM rate_limits WHERE reset_at <= now()`));
+}
+
+/**
+ * The part of a client address that per-IP limits count: an IPv4 address as it is, an IPv6
+ * address by its /64 (one subscriber commonly holds a whole /64 and can pick any address in it).
+ */
+export function ipKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '').toLowerCase();
+  if (!address.includes(':')) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  const full = [...front, ...Array(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${full
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
 
 export function describeWait(seconds: number): string {
   if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/open.ts';
 import { sessions, users } from '../db/schema/accounts.ts';
+import { deletedRows } from '../lib/housekeeping.ts';
 import { shopCookies } from './cookies.ts';
 import { AppError } from './errors.ts';
 
@@ -66,6 +67,16 @@ export async function endOtherSessions(
         ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, hashSessionToken(keepToken)))
         : eq(sessions.userId, userId),
     );
+}
+
+/** Deletes sessions past their absolute or idle end (housekeeping runs it). */
+export async function sweepEndedSessions(db: Pick<Database, 'execute'>): Promise<number> {
+  return deletedRows(
+    await db.execute(
+      sql`DELETE FROM sessions WHERE expires_at <= now()
+          OR (NOT remember AND last_seen_at <= now() - make_interval(hours => ${IDLE_HOURS}))`,
+    ),
+  );
 }
 
 async function findUser(db: Database, token: string | undefined): Promise<SessionUser | null> {

@@ -74,6 +74,33 @@ export function resetPasswordMail(ctx: MailContext, to: { name: string; email: s
   );
 }
 
+/**
+ * To the owner of an account whose sign-in is paused after many failed attempts from anywhere:
+ * the pause ends by itself; the reset link (a fresh one) lifts it at once.
+ */
+export function signInPausedMail(
+  ctx: MailContext,
+  to: { name: string; email: string },
+  token: string,
+  minutes: number,
+) {
+  const url = `${ctx.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(to.email)}`;
+  return compose(
+    to.email,
+    `Sign-in to your ${SITE_NAME} account is paused`,
+    {
+      heading: 'Too many wrong passwords',
+      paragraphs: [
+        `Hi ${to.name}, someone tried many wrong passwords for your ${SITE_NAME} account, so signing in with a password is paused for ${minutes} minutes. Your password still works after that.`,
+        'To sign in sooner, choose a new password with this link: it lifts the pause at once. It works once and expires in 60 minutes.',
+        'If it was not you, your account is safe: nobody signed in. A long password used nowhere else keeps it that way.',
+      ],
+      action: { label: 'Choose a new password and sign in', url },
+    },
+    ctx.supportEmail,
+  );
+}
+
 export function passwordChangedMail(ctx: MailContext, to: { name: string; email: string }) {
   return compose(
     to.email,

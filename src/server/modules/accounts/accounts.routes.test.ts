@@ -3,7 +3,7 @@ import { createUser, grantKits } from '../../../../tests/factories/users.ts';
 import { createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { hashSessionToken } from '../../http/session.ts';
-import { COMMON_PASSWORD_COUNT } from './passwords.ts';
+import { COMMON_PASSWORD_COUNT, hashingStats } from './passwords.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -291,6 +291,122 @@ describe('sign-in rules', () => {
   });
 });
 
+describe('sign-in throttle under parallel and spread attempts', () => {
+  const statusesOf = (answers: { statusCode: number }[]) => answers.map((a) => a.statusCode);
+
+  it('counts 8 parallel attempts, the right password among 7 wrong, before checking any: at most 5 wrong ones are checked', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app, { ip: '10.0.2.1' });
+    const verifiedBefore = hashingStats.verified;
+    const passwords = [...Array.from({ length: 7 }, (_, i) => `wrong-guess-${i}`), user.password];
+    const statuses = statusesOf(
+      await Promise.all(passwords.map((password) => browser.post('/api/login', { email: user.email, password }))),
+    );
+    const checked = statuses.filter((s) => s !== 429).length;
+    expect(statuses.filter((s) => s === 422).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.every((s) => [200, 422, 429].includes(s))).toBe(true);
+    // Every answer that was not refused checked a password, and no refused one did.
+    expect(hashingStats.verified - verifiedBefore).toBe(checked);
+  });
+
+  it('checks at most 5 passwords of 200 parallel attempts from one address', async () => {
+    const user = await createUser(t.pool);
+    const browser = await createClient(t.app, { ip: '10.0.2.2' });
+    const verifiedBefore = hashingStats.verified;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => browser.post('/api/login', { email: user.email, password: `guess-${i}` })),
+    );
+    expect(hashingStats.verified - verifiedBefore).toBe(5);
+    expect(statusesOf(answers).filter((s) => s === 422)).toHaveLength(5);
+    expect(statusesOf(answers).filter((s) => s === 429)).toHaveLength(195);
+    expect(answers.find((a) => a.statusCode === 429)!.json().message).toMatch(
+      /^Too many failed sign-in attempts\. Please try again in \d+ (seconds?|minutes)\.$/,
+    );
+  });
+
+  it('counts the addresses of one IPv6 /64 as one', async () => {
+    const user = await createUser(t.pool);
+    for (let i = 1; i <= 5; i++) {
+      const browser = await createClient(t.app, { ip: `2001:db8:1:2::${i}` });
+      expect((await browser.post('/api/login', { email: user.email, password: 'wrong-password' })).statusCode).toBe(
+        422,
+      );
+    }
+    const sameNetwork = await createClient(t.app, { ip: '2001:db8:1:2:ffff:ffff:ffff:fffe' });
+    expect((await sameNetwork.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(429);
+    const otherNetwork = await createClient(t.app, { ip: '2001:db8:1:3::1' });
+    expect((await otherNetwork.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(
+      200,
+    );
+  });
+
+  /** 20 failed sign-ins for one address, each from an address of its own. */
+  async function failFromManyAddresses(email: string, network: number) {
+    for (let i = 1; i <= 20; i++) {
+      const browser = await createClient(t.app, { ip: `10.${network}.${i}.1` });
+      expect((await browser.post('/api/login', { email, password: `wrong-guess-${i}` })).statusCode).toBe(422);
+    }
+  }
+
+  it('pauses password sign-in for an account after 20 failures from many addresses and mails its owner a link that lifts it', async () => {
+    const user = await createUser(t.pool);
+    await t.deliverMail();
+    await failFromManyAddresses(user.email, 31);
+    // The right password from yet another address: refused, the pause begins, the owner is mailed once.
+    const paused = await (await createClient(t.app, { ip: '10.32.0.1' })).post('/api/login', {
+      email: user.email,
+      password: user.password,
+    });
+    expect(paused.statusCode).toBe(429);
+    expect(paused.json()).toEqual({ message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' });
+    await (await createClient(t.app, { ip: '10.32.0.2' })).post('/api/login', {
+      email: user.email,
+      password: user.password,
+    });
+    expect(await t.deliverMail()).toBe(1);
+    const mail = lastMailTo(user.email)!;
+    expect(mail.subject).toBe('Sign-in to your Kitshop account is paused');
+    expect(mail.text).toMatch(/paused for 15 minutes/);
+    const link = linkIn(mail.text)!;
+    expect(link).toMatch(/^http:\/\/shop\.test\/reset-password\?token=/);
+
+    const url = new URL(link);
+    const owner = await createClient(t.app, { ip: '10.32.0.3' });
+    const reset = await owner.post('/api/reset-password', {
+      token: url.searchParams.get('token'),
+      email: url.searchParams.get('email'),
+      password: 'a-new-password-after-pause',
+      password_confirmation: 'a-new-password-after-pause',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(
+      (await owner.post('/api/login', { email: user.email, password: 'a-new-password-after-pause' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('ends the pause by itself when its window ends, and pauses an unknown address alike without mail', async () => {
+    const user = await createUser(t.pool);
+    await t.deliverMail();
+    await failFromManyAddresses(user.email, 33);
+    const browser = await createClient(t.app, { ip: '10.34.0.1' });
+    expect((await browser.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(429);
+    await t.pool.query("UPDATE rate_limits SET reset_at = now() - interval '1 second' WHERE key = $1", [
+      `signin:account:${user.email}`,
+    ]);
+    expect((await browser.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+
+    const unknown = uniqueEmail();
+    await failFromManyAddresses(unknown, 35);
+    const refused = await browser.post('/api/login', { email: unknown, password: 'any-password-at-all' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' });
+    // One mail: the pause of the known account; an unknown address has no owner to mail.
+    expect(await t.deliverMail()).toBe(1);
+    expect(t.mails.filter((m) => m.to === unknown)).toEqual([]);
+  });
+});
+
 describe('forgot and reset password', () => {
   it('answers the same for known and unknown addresses, and mails only the known one', async () => {
     const user = await createUser(t.pool);
@@ -495,6 +611,53 @@ describe('limits and guards on the public forms', () => {
     const forgot: number[] = [];
     for (let i = 0; i < 6; i++) forgot.push((await browser.post('/api/forgot-password', { email })).statusCode);
     expect(forgot).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('limits reset attempts to 20 in 10 minutes per IP, with a 429 that says when to try again', async () => {
+    const browser = await createClient(t.app, { ip: '10.0.1.2' });
+    const attempt = () =>
+      browser.post('/api/reset-password', {
+        token: 'made-up-link',
+        email: 'someone@example.com',
+        password: 'reset-flood-password-1',
+        password_confirmation: 'reset-flood-password-1',
+      });
+    for (let i = 0; i < 20; i++) expect((await attempt()).statusCode).toBe(422);
+    const blocked = await attempt();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({
+      message: expect.stringMatching(/^Too many password reset attempts\. Please try again in \d+ minutes?\.$/),
+    });
+    // Another address is counted apart.
+    expect(
+      (
+        await (
+          await createClient(t.app, { ip: '10.0.1.3' })
+        ).post('/api/reset-password', {
+          token: 'made-up-link',
+          email: 'someone@example.com',
+          password: 'reset-flood-password-1',
+          password_confirmation: 'reset-flood-password-1',
+        })
+      ).statusCode,
+    ).toBe(422);
+  });
+
+  it('keeps the counters of 600 failed sign-ins with new e-mails from one address to at most 101 rows', async () => {
+    const browser = await createClient(t.app, { ip: '10.0.3.1' });
+    const rowsBefore = (await t.pool.query('SELECT count(*)::int AS n FROM rate_limits')).rows[0].n as number;
+    const statuses: number[] = [];
+    for (let i = 0; i < 600; i++) {
+      statuses.push(
+        (await browser.post('/api/login', { email: `new-${i}-${n}@example.com`, password: 'a-guess' })).statusCode,
+      );
+    }
+    // 50 failures a 10-minute window per address are checked; the rest are refused before any
+    // counter of their own is made (the address's own, its e-mail's and the account's: 1 + 2 × 50).
+    expect(statuses.filter((s) => s === 422)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(550);
+    const rowsAfter = (await t.pool.query('SELECT count(*)::int AS n FROM rate_limits')).rows[0].n as number;
+    expect(rowsAfter - rowsBefore).toBeLessThanOrEqual(101);
   });
 
   it('rejects every account call without the CSRF token', async () => {

@@ -46,7 +46,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
 
   app.post('/api/login', async (request, reply) => {
     const input = parseInput(LoginSchema, request.body);
-    const user = await authenticate(deps, input, request.ip);
+    const user = await authenticate(deps, input, request.ip, request.log);
     await reply.signIn(user.id, input.remember);
     return { user: await withOwnerFlag(deps, user), message: MESSAGES.loggedIn };
   });
@@ -77,7 +77,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
 
   app.post('/api/reset-password', async (request) => {
     const input = parseInput(ResetPasswordSchema, request.body);
-    return { message: await resetPassword(deps, input) };
+    return { message: await resetPassword(deps, input, request.ip) };
   });
 
   app.post('/api/changePassword', async (request) => {

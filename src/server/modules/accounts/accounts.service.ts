@@ -11,15 +11,17 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
-import type { RateLimiter } from '../../http/rate-limit.ts';
+import { ipKey, type RateLimiter } from '../../http/rate-limit.ts';
 import { endOtherSessions, hashSessionToken } from '../../http/session.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import {
   passwordChangedMail,
   resetPasswordMail,
+  signInPausedMail,
   signUpAttemptMail,
   verificationMail,
 } from '../../integrations/mail/templates.ts';
+import { deletedRows } from '../../lib/housekeeping.ts';
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 
 const TOKEN_MINUTES = 60;
@@ -79,6 +81,27 @@ async function issueToken(tx: Pick<Database, 'insert' | 'update'>, userId: numbe
   return token;
 }
 
+const liveToken = (userId: number, token: string, purpose: 'verify' | 'reset') =>
+  and(
+    eq(emailTokens.tokenHash, tokenHash(token)),
+    eq(emailTokens.userId, userId),
+    eq(emailTokens.purpose, purpose),
+    isNull(emailTokens.usedAt),
+    gt(emailTokens.expiresAt, sql`now()`),
+  );
+
+/** Whether a token would be accepted now, without using it up. */
+async function isLiveToken(db: Database, email: string, token: string, purpose: 'verify' | 'reset') {
+  const user = await findUserByEmail(db, email);
+  if (!user) return false;
+  const [row] = await db
+    .select({ id: emailTokens.id })
+    .from(emailTokens)
+    .where(liveToken(user.id, token, purpose))
+    .limit(1);
+  return Boolean(row);
+}
+
 /** Marks a matching, unused, unexpired token used; answers its user or undefined. */
 async function consumeToken(
   tx: Pick<Database, 'select' | 'update'>,
@@ -91,15 +114,7 @@ async function consumeToken(
   const [row] = await tx
     .update(emailTokens)
     .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(emailTokens.tokenHash, tokenHash(token)),
-        eq(emailTokens.userId, user.id),
-        eq(emailTokens.purpose, purpose),
-        isNull(emailTokens.usedAt),
-        gt(emailTokens.expiresAt, sql`now()`),
-      ),
-    )
+    .where(liveToken(user.id, token, purpose))
     .returning({ id: emailTokens.id });
   return row ? user : undefined;
 }
@@ -115,7 +130,7 @@ export async function register(
   ip: string,
 ): Promise<string> {
   const { db, config, limiter } = deps;
-  await limiter.consume(`register:ip:${ip}`, config.limits.registerPerIp, 'sign-up attempts');
+  await limiter.consume(`register:ip:${ipKey(ip)}`, config.limits.registerPerIp, 'sign-up attempts');
   await limiter.consume(
     `register:email:${normaliseEmail(input.email)}`,
     config.limits.registerPerEmail,
@@ -142,19 +157,42 @@ export async function register(
   return MESSAGES.registered;
 }
 
-/** Checks the credentials; throttled at 5 failures a minute per e-mail and IP. */
-export async function authenticate(deps: AccountsDeps, input: z.output<typeof LoginSchema>, ip: string) {
+/**
+ * Checks the credentials. Every attempt is counted before its password is checked, one atomic
+ * upsert per counter, so parallel attempts cannot slip past a limit; an attempt that succeeds (or
+ * that a busy server never checked) is taken back, so the counters count failures:
+ * - 50 in 10 minutes per IP (an IPv6 /64), checked first, so one address trying ever new
+ *   e-mails makes no more than 100 counter rows;
+ * - 5 a minute per e-mail and IP;
+ * - 20 in 15 minutes per e-mail from anywhere, which pauses password sign-in for the account
+ *   until the window ends; its owner is mailed a reset link that lifts the pause at once.
+ * Unknown e-mails are counted and answered alike, so the limits tell nothing about accounts.
+ */
+export async function authenticate(deps: AccountsDeps, input: z.output<typeof LoginSchema>, ip: string, log: Log) {
   const { db, config, limiter } = deps;
-  const key = `signin:${normaliseEmail(input.email)}:${ip}`;
-  const [failures, user] = await Promise.all([
-    limiter.ensureBelow(key, config.limits.signInFailures, 'failed sign-in attempts'),
-    findUserByEmail(db, input.email),
-  ]);
-  if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
-    await limiter.fail(key, config.limits.signInFailures);
-    throw new AppError('invalid_data', MESSAGES.badCredentials);
+  const { signInPerIp, signInFailures, signInPerAccount } = config.limits;
+  const email = normaliseEmail(input.email);
+  const keys = { ip: `signin:ip:${ipKey(ip)}`, emailAndIp: `signin:${email}:${ipKey(ip)}`, account: accountKey(email) };
+  await limiter.consume(keys.ip, signInPerIp, 'failed sign-in attempts');
+  await limiter.consume(keys.emailAndIp, signInFailures, 'failed sign-in attempts');
+  const account = await limiter.count(keys.account, signInPerAccount);
+  if (account.count > signInPerAccount.max) {
+    // The one attempt that crossed the limit mails the owner (beside the answer: same timing).
+    if (account.count === signInPerAccount.max + 1) mailSignInPaused(deps, email, account.retryAfter, log);
+    throw limiter.tooMany(account.retryAfter, 'failed sign-in attempts');
   }
-  if (failures > 0) await limiter.reset(key);
+  const takeBack = () => Promise.all(Object.values(keys).map((key) => limiter.giveBack(key)));
+  const user = await findUserByEmail(db, email);
+  let matches: boolean;
+  try {
+    matches = await verifyPassword(user?.passwordHash ?? null, input.password);
+  } catch (error) {
+    await takeBack();
+    throw error;
+  }
+  if (!matches || !user) throw new AppError('invalid_data', MESSAGES.badCredentials);
+  // Signed in: this address's failures from here are forgiven (the shared counters only lose this attempt).
+  await Promise.all([limiter.giveBack(keys.ip), limiter.reset(keys.emailAndIp), limiter.giveBack(keys.account)]);
   if (!user.emailVerifiedAt) {
     // A fresh activation link, at most one a minute.
     const [latest] = await db
@@ -174,6 +212,24 @@ export async function authenticate(deps: AccountsDeps, input: z.output<typeof Lo
     throw new AppError('forbidden', MESSAGES.notVerified);
   }
   return { id: user.id, name: user.name };
+}
+
+const accountKey = (email: string) => `signin:account:${normaliseEmail(email)}`;
+
+function mailSignInPaused(deps: AccountsDeps, email: string, seconds: number, log: Log) {
+  runBesideAnswer(
+    async () => {
+      const user = await findUserByEmail(deps.db, email);
+      if (!user) return;
+      await deps.db.transaction(async (tx) => {
+        const token = await issueToken(tx, user.id, 'reset');
+        await enqueueMail(tx, signInPausedMail(deps.config, user, token, Math.ceil(seconds / 60)));
+      });
+      deps.mailQueued();
+    },
+    log,
+    'sign-in paused mail not queued',
+  );
 }
 
 /**
@@ -222,7 +278,7 @@ function runBesideAnswer(work: () => Promise<void>, log: Log, failure: string): 
  */
 export async function requestPasswordReset(deps: AccountsDeps, email: string, ip: string, log: Log): Promise<string> {
   const { db, config, limiter } = deps;
-  await limiter.consume(`forgot:ip:${ip}`, config.limits.forgotPerIp, 'reset requests');
+  await limiter.consume(`forgot:ip:${ipKey(ip)}`, config.limits.forgotPerIp, 'reset requests');
   await limiter.consume(`forgot:email:${normaliseEmail(email)}`, config.limits.forgotPerEmail, 'reset requests');
   runBesideAnswer(
     async () => {
@@ -240,8 +296,21 @@ export async function requestPasswordReset(deps: AccountsDeps, email: string, ip
   return MESSAGES.resetSent;
 }
 
-export async function resetPassword(deps: AccountsDeps, input: z.output<typeof ResetPasswordSchema>): Promise<string> {
+/**
+ * The link is checked before the new password is hashed, so a flood of made-up links costs a
+ * lookup each, not a hash; the link is used up only once the hash is done (a busy server's 429
+ * leaves it working).
+ */
+export async function resetPassword(
+  deps: AccountsDeps,
+  input: z.output<typeof ResetPasswordSchema>,
+  ip: string,
+): Promise<string> {
+  await deps.limiter.consume(`reset:ip:${ipKey(ip)}`, deps.config.limits.resetPerIp, 'password reset attempts');
   refuseCommonPassword(input.password);
+  if (!(await isLiveToken(deps.db, input.email, input.token, 'reset'))) {
+    throw new AppError('invalid_data', MESSAGES.resetFailed);
+  }
   const passwordHash = await hashPassword(input.password);
   const done = await deps.db.transaction(async (tx) => {
     const user = await consumeToken(tx, input.email, input.token, 'reset');
@@ -257,6 +326,8 @@ export async function resetPassword(deps: AccountsDeps, input: z.output<typeof R
     return true;
   });
   if (!done) throw new AppError('invalid_data', MESSAGES.resetFailed);
+  // A new password lifts a pause of password sign-in (the pause mail carries a reset link).
+  await deps.limiter.reset(accountKey(input.email));
   deps.mailQueued();
   return MESSAGES.passwordUpdated;
 }
@@ -296,6 +367,11 @@ export async function changePassword(
   });
   deps.mailQueued();
   return MESSAGES.passwordChanged;
+}
+
+/** Deletes e-mail links that can no longer be used: used, voided or expired (housekeeping runs it). */
+export async function sweepSpentLinks(db: Pick<Database, 'execute'>): Promise<number> {
+  return deletedRows(await db.execute(sql`DELETE FROM email_tokens WHERE used_at IS NOT NULL OR expires_at <= now()`));
 }
 
 async function voidResetTokens(tx: Pick<Database, 'update'>, userId: number) {

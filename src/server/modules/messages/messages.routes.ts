@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ContactSchema, SubscribeSchema } from '../../../common/schemas/messages.ts';
 import { parseInput } from '../../http/errors.ts';
 import { htmlPage } from '../../http/html-page.ts';
-import type { RateLimiter } from '../../http/rate-limit.ts';
+import { ipKey, type RateLimiter } from '../../http/rate-limit.ts';
 import { escapeHtml } from '../../lib/escape.ts';
 import { isKnownToken, type MessagesDeps, sendContactMessage, subscribe, unsubscribe } from './messages.service.ts';
 
@@ -11,14 +11,14 @@ export function registerMessageRoutes(app: FastifyInstance, deps: MessagesDeps &
 
   app.post('/api/contact', async (request) => {
     const input = parseInput(ContactSchema, request.body);
-    await limiter.consume(`contact:ip:${request.ip}`, config.limits.contactPerIp, 'messages');
+    await limiter.consume(`contact:ip:${ipKey(request.ip)}`, config.limits.contactPerIp, 'messages');
     await sendContactMessage(deps, input, request.ip);
     return { message: "Your message was sent successfully. We'll get back to you shortly." };
   });
 
   app.post('/api/subscribe', async (request) => {
     const { email } = parseInput(SubscribeSchema, request.body);
-    await limiter.consume(`subscribe:ip:${request.ip}`, config.limits.subscribePerIp, 'subscription attempts');
+    await limiter.consume(`subscribe:ip:${ipKey(request.ip)}`, config.limits.subscribePerIp, 'subscription attempts');
     await subscribe(deps, email);
     return { message: 'You have been registered to our email bulletin' };
   });
