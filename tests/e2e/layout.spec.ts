@@ -66,6 +66,33 @@ test.describe('header', () => {
     await expect(menu).toBeHidden();
   });
 
+  test('below 992 px Escape closes the menu even while it is still sliding in', async ({ page }, testInfo) => {
+    test.skip(!isMobile(testInfo.project.name), 'the phone layout');
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+    await page.goto('/');
+    const menu = page.locator('#site-menu');
+    await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeVisible();
+    // Time stands still from here: no animation frame runs until the test lets the clock go on.
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:10Z'));
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    // The browser has not painted a frame yet: the menu is still on its way in.
+    await page.keyboard.press('Escape');
+    // The frames it was waiting for come, and React renders what they set (its scheduler posts
+    // messages, which the paused clock does not hold), before the slide-out ends.
+    await page.clock.runFor(50);
+    await page.evaluate(async () => {
+      for (let i = 0; i < 3; i += 1) {
+        await new Promise((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = resolve;
+          channel.port2.postMessage(null);
+        });
+      }
+    });
+    await page.clock.runFor(1000);
+    await expect(menu).toBeHidden();
+  });
+
   test('at 992 px and wider the links sit in the bar', async ({ page }, testInfo) => {
     test.skip(isMobile(testInfo.project.name), 'the desktop layout');
     await page.goto('/');

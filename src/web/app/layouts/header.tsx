@@ -20,7 +20,8 @@ function useMobileMenu() {
   const panel = useRef<HTMLDivElement>(null);
   const open = () => {
     setState('opening');
-    requestAnimationFrame(() => requestAnimationFrame(() => setState('open')));
+    // Only if nothing closed it meanwhile (Escape pressed within these two frames).
+    requestAnimationFrame(() => requestAnimationFrame(() => setState((s) => (s === 'opening' ? 'open' : s))));
   };
   const close = useCallback(() => {
     setState((s) => (s === 'closed' ? s : 'closing'));
