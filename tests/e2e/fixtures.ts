@@ -120,7 +120,7 @@ type KitProduct = Kit & {
     video?: { id: string; text: string };
     heading: { title: string };
     screenshotsTitle: string;
-    screenshots: { url: string; alt: string; title: string }[];
+    screenshots: { url: string; thumbnail_url: string; alt: string; title: string }[];
     included: string[];
     why: { text: string }[];
     faq: { question: string; answer: string }[];

@@ -95,4 +95,42 @@ test.describe('home', () => {
     await expect(page).toHaveURL(/#kits$/);
     await expect(page.locator('#kits')).toBeInViewport();
   });
+
+  test("each card shows its kit's first screenshot, sized before it loads and lazy below the fold", async ({
+    page,
+    request,
+  }) => {
+    const { kits, products } = await loadCatalog(request);
+    await page.goto('/');
+    const cards = page.locator('#kits').getByRole('article');
+    await expect(cards).toHaveCount(kits.length);
+    for (const [i, product] of products.entries()) {
+      const shot = product.details.screenshots[0]!;
+      const img = cards.nth(i).getByRole('img', { name: shot.alt });
+      await expect(img).toHaveAttribute('src', `/${shot.thumbnail_url}`);
+      await expect(img).toHaveAttribute('width', '640');
+      await expect(img).toHaveAttribute('height', '400');
+      // The grid is below the first screen when the page opens at the top.
+      await expect(img).toHaveAttribute('loading', 'lazy');
+    }
+    // Its box has the thumbnail's 16:10 shape before the bytes arrive (no layout shift).
+    const box = (await cards.last().getByRole('img').boundingBox())!;
+    expect(box.width / box.height).toBeCloseTo(1.6, 1);
+    await cards.last().scrollIntoViewIfNeeded();
+    await expect
+      .poll(() =>
+        cards
+          .last()
+          .getByRole('img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      )
+      .toBe(640);
+  });
+
+  test('opened at #kits, the first row of thumbnails loads eagerly', async ({ page }) => {
+    await page.goto('/#kits');
+    const images = page.locator('#kits').getByRole('article').getByRole('img');
+    await expect(images.first()).toHaveAttribute('loading', 'eager');
+    await expect(images.nth(3)).toHaveAttribute('loading', 'lazy');
+  });
 });

@@ -9,6 +9,8 @@ export const KitSummarySchema = z.object({
   features: z.array(z.string()),
   price: z.number(),
   discounted_from: z.number().nullable(),
+  /** The kit's first screenshot at thumbnail size (640x400), for the home card; null without screenshots. */
+  thumbnail: z.object({ url: z.string(), alt: z.string() }).nullable(),
 });
 
 export const KitDetailsSchema = z.object({

@@ -21,6 +21,7 @@ describe('POST /api/products', () => {
       features: ['Feature 1', 'Feature 2', 'Feature 3', 'Feature 4', 'Feature 5'],
       price: 49,
       discounted_from: 79,
+      thumbnail: { url: expect.stringMatching(/^media\/.+-thumb/), alt: expect.any(String) },
     });
     expect(kits[1]).toMatchObject({ price: 19.5, discounted_from: null });
   });

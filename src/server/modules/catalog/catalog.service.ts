@@ -25,6 +25,7 @@ export type CatalogSnapshot = {
 };
 
 function toSummary(kit: KitRow): KitSummary {
+  const shot = kit.details.screenshots[0];
   return {
     id: kit.id,
     sef_id: kit.sefId,
@@ -33,6 +34,7 @@ function toSummary(kit: KitRow): KitSummary {
     features: kit.features,
     price: centsToDollars(kit.priceCents),
     discounted_from: kit.discountedFromCents === null ? null : centsToDollars(kit.discountedFromCents),
+    thumbnail: shot ? { url: shot.thumbnail_url, alt: shot.alt } : null,
   };
 }
 

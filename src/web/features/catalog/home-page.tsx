@@ -89,9 +89,10 @@ function KitGrid() {
   }
   return (
     <div className="row g-4">
-      {kits.map((kit) => (
+      {kits.map((kit, i) => (
         <div className="col-12 col-md-6 col-xl-4" key={kit.id}>
-          <KitCard kit={kit} />
+          {/* The grid sits below the first screen unless the page opens at #kits: lazy, bar that row. */}
+          <KitCard kit={kit} eager={hash === '#kits' && i < 3} />
         </div>
       ))}
     </div>

@@ -4,11 +4,25 @@ import { formatUsd } from '../../../common/money.ts';
 import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
+import { appUrl } from '../../lib/initial-data.ts';
 
-export function KitCard({ kit }: { kit: KitSummary }) {
+/** `eager`: the card is in the first screen (the grid's first row when the page opens at #kits). */
+export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boolean }) {
   const addToCart = useAddToCart();
   return (
     <article className="card kit-card h-100" aria-labelledby={`kit-${kit.id}-title`}>
+      {kit.thumbnail && (
+        // Sized by its attributes (640x400, the thumbnail's own size), so nothing shifts while it loads.
+        <img
+          className="kit-thumb"
+          src={appUrl(kit.thumbnail.url)}
+          alt={kit.thumbnail.alt}
+          width={640}
+          height={400}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+        />
+      )}
       <div className="card-body d-flex flex-column">
         <h3 className="h5 card-title" id={`kit-${kit.id}-title`}>
           {kit.title}
