@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToDollars, formatUsd, parseDollarsToCents, roundDollars } from './money.ts';
+import { centsToDollars, formatPrice, formatUsd, parseDollarsToCents, roundDollars } from './money.ts';
 import { matchScreen, normaliseBasePath } from './paths.ts';
 
 describe('money', () => {
@@ -20,6 +20,9 @@ describe('money', () => {
   it('converts and formats for the wire and the screen', () => {
     expect(centsToDollars(4950)).toBe(49.5);
     expect(formatUsd(49.5)).toBe('USD 49.50');
+    expect(formatPrice(149)).toBe('$149');
+    expect(formatPrice(49.5)).toBe('$49.50');
+    expect(formatPrice(0.99)).toBe('$0.99');
     expect(roundDollars(0.1 + 0.2)).toBe(0.3);
     expect(roundDollars(19.999)).toBe(20);
   });

@@ -21,7 +21,12 @@ export function roundDollars(value: number): number {
   return Math.round((value + Number.EPSILON) * 100) / 100;
 }
 
-/** 49.5 -> "USD 49.50" */
+/** 49.5 -> "USD 49.50": the cart's and the checkout's form (the spec's 'USD x'). */
 export function formatUsd(dollars: number): string {
   return `USD ${dollars.toFixed(2)}`;
+}
+
+/** A price as a shop shows it beside a product: 149 -> "$149", 49.5 -> "$49.50". */
+export function formatPrice(dollars: number): string {
+  return Number.isInteger(dollars) ? `$${dollars}` : `$${dollars.toFixed(2)}`;
 }

@@ -23,6 +23,10 @@ test.describe('home', () => {
         `/product/${kit.sef_id}`,
       );
       await expect(card.getByRole('button', { name: `Buy ${kit.title}` })).toBeVisible();
+      await expect(card.getByTestId('card-price')).toHaveText(`$${kit.price}`);
+      if (kit.discounted_from !== null) {
+        await expect(card.locator('del')).toHaveText(`$${kit.discounted_from}`);
+      }
     }
     await expect(page.locator('body')).not.toHaveAttribute('data-page-type');
     await snap('home');

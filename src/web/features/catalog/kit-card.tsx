@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { HOME_CARD_FEATURES } from '../../../common/constants.ts';
-import { formatUsd } from '../../../common/money.ts';
+import { formatPrice } from '../../../common/money.ts';
 import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
@@ -36,8 +36,10 @@ export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boole
           ))}
         </ul>
         <p className="kit-price mt-auto">
-          <span className="price">{formatUsd(kit.price)}</span>
-          {kit.discounted_from !== null && <del className="old-price">{formatUsd(kit.discounted_from)}</del>}
+          <span className="price" data-testid="card-price">
+            {formatPrice(kit.price)}
+          </span>
+          {kit.discounted_from !== null && <del className="old-price">{formatPrice(kit.discounted_from)}</del>}
         </p>
         <div className="d-flex gap-2">
           <Link

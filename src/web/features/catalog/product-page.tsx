@@ -1,7 +1,7 @@
 import './product-page.scss';
 import { Link, useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
-import { formatUsd } from '../../../common/money.ts';
+import { formatPrice } from '../../../common/money.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
@@ -218,11 +218,11 @@ function Product({ kit }: { kit: KitProduct }) {
             </h2>
             <p className="mb-0 closing-price">
               <span className="price" data-testid="price">
-                {formatUsd(kit.price)}
+                {formatPrice(kit.price)}
               </span>
               {kit.discounted_from !== null && (
                 <del className="old-price" data-testid="old-price">
-                  {formatUsd(kit.discounted_from)}
+                  {formatPrice(kit.discounted_from)}
                 </del>
               )}
               <span className="closing-note">One-time payment · Instant download</span>
