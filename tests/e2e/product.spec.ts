@@ -56,6 +56,34 @@ test.describe('product page', () => {
     expect(await page.getByTestId('old-price').evaluate((el) => el.tagName)).toBe('DEL');
   });
 
+  test('the hero shows the price in the first screen, the Limited-time Discount badge right beside it', async ({
+    page,
+    request,
+  }) => {
+    const kit = (await loadCatalog(request)).find((p) => p.discounted_from !== null);
+    await page.goto(`/product/${kit.sef_id}`);
+    const heroPrice = page.getByTestId('hero-price');
+    await expect(heroPrice).toHaveText(price(kit.price));
+    await expect(page.getByTestId('hero-old-price')).toHaveText(price(kit.discounted_from!));
+    await expect(heroPrice).toBeInViewport();
+    const old = (await page.getByTestId('hero-old-price').boundingBox())!;
+    const badge = (await page.getByText('Limited-time Discount').boundingBox())!;
+    // On the price's line, right after the struck original price.
+    const middle = badge.y + badge.height / 2;
+    expect(middle).toBeGreaterThan(old.y);
+    expect(middle).toBeLessThan(old.y + old.height);
+    expect(badge.x - (old.x + old.width)).toBeGreaterThanOrEqual(0);
+    expect(badge.x - (old.x + old.width)).toBeLessThan(24);
+  });
+
+  test("the hero's buy button adds the kit to the cart and goes to /cart", async ({ page, request }) => {
+    const kit = (await loadCatalog(request)).products[0]!;
+    await page.goto(`/product/${kit.sef_id}`);
+    await page.getByRole('button', { name: 'Buy this kit' }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    expect(await readCart(page)).toEqual({ count: 1, items: { [kit.id]: kit.id } });
+  });
+
   test("splits 'What's Included' after 8 items and the FAQ in two columns, first half rounded up", async ({
     page,
     request,

@@ -13,19 +13,41 @@ import { useKit } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
 
-function Hero({ kit }: { kit: KitProduct }) {
+/** The price as a shop shows it: the price, the struck original, and the badge that explains the two. */
+function HeroPrice({ kit }: { kit: KitProduct }) {
+  return (
+    <p className="hero-price">
+      <span className="price" data-testid="hero-price">
+        {formatPrice(kit.price)}
+      </span>
+      {kit.discounted_from !== null && (
+        <>
+          <del className="old-price" data-testid="hero-old-price">
+            {formatPrice(kit.discounted_from)}
+          </del>
+          <span className="badge discount-badge">Limited-time Discount</span>
+        </>
+      )}
+    </p>
+  );
+}
+
+function Hero({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
   return (
     <section className="product-hero">
       <div className="container">
         <h1 className="product-title">{kit.title}</h1>
         <p className="product-spot">{kit.spot}</p>
+        <HeroPrice kit={kit} />
         <p className="hero-notes">
-          {kit.discounted_from !== null && <span className="badge discount-badge">Limited-time Discount</span>}
           <span className="instant-download">
             <Icon name="download" size={18} /> Instant download
           </span>
         </p>
         <div className="d-flex flex-wrap align-items-center gap-3">
+          <button type="button" className="btn btn-primary btn-lg hero-buy" onClick={onBuy}>
+            <Icon name="cart" size={18} /> Buy this kit
+          </button>
           <a href={kit.details.demo.url} className="btn btn-light btn-lg" target="_blank" rel="noopener noreferrer">
             Try Before You Buy <Icon name="external" size={18} />
           </a>
@@ -108,7 +130,7 @@ function Product({ kit }: { kit: KitProduct }) {
   };
   return (
     <article className="product">
-      <Hero kit={kit} />
+      <Hero kit={kit} onBuy={buyNow} />
 
       <section className="section header-cards" aria-label="Highlights">
         <div className="container">
