@@ -111,6 +111,8 @@ type Kit = {
   features: string[];
   price: number;
   discounted_from: number | null;
+  version: string;
+  released_on: string | null;
 };
 type KitProduct = Kit & {
   documentation: boolean;

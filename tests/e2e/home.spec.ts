@@ -1,5 +1,14 @@
 import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
 
+/** '2025-10-14' -> '14 October 2025', as the store writes a day. */
+const longDay = (day: string) =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
 test.describe('home', () => {
   test('shows the hero, marketing sections, FAQ and every kit card', async ({ page, request, snap }) => {
     const { kits } = await loadCatalog(request);
@@ -136,5 +145,26 @@ test.describe('home', () => {
     const images = page.locator('#kits').getByRole('article').getByRole('img');
     await expect(images.first()).toHaveAttribute('loading', 'eager');
     await expect(images.nth(3)).toHaveAttribute('loading', 'lazy');
+  });
+
+  test("beside each card's price: version and its date, licence, refund policy and how to pay", async ({
+    page,
+    request,
+  }) => {
+    const { kits } = await loadCatalog(request);
+    await page.goto('/');
+    const cards = page.locator('#kits').getByRole('article');
+    await expect(cards).toHaveCount(kits.length);
+    for (const [i, kit] of kits.entries()) {
+      const facts = cards.nth(i).getByTestId('purchase-facts');
+      await expect(facts).toContainText(`Version ${kit.version}, released ${longDay(kit.released_on!)}`);
+      await expect(facts).toContainText('Licence: unlimited personal, commercial and client projects');
+      await expect(facts).toContainText('14-day refund policy');
+      await expect(facts).toContainText('Pay by card through Paddle');
+      const priceBox = (await cards.nth(i).getByTestId('card-price').boundingBox())!;
+      const factsBox = (await facts.boundingBox())!;
+      expect(factsBox.y - (priceBox.y + priceBox.height)).toBeGreaterThanOrEqual(0);
+      expect(factsBox.y - (priceBox.y + priceBox.height)).toBeLessThan(40);
+    }
   });
 });

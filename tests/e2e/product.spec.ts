@@ -84,6 +84,38 @@ test.describe('product page', () => {
     expect(await readCart(page)).toEqual({ count: 1, items: { [kit.id]: kit.id } });
   });
 
+  test('beside both prices: version and its date, licence, the 14-day refund policy and card payment', async ({
+    page,
+    request,
+  }) => {
+    const catalog = await loadCatalog(request);
+    const kit = catalog.products[0]!;
+    const { released_on } = catalog.kits.find((k) => k.id === kit.id)!;
+    const day = new Date(`${released_on}T12:00:00Z`).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    await page.goto(`/product/${kit.sef_id}`);
+    for (const [priceId, scope] of [
+      ['hero-price', page.locator('.product-hero')],
+      ['price', page.locator('.closing-banner')],
+    ] as const) {
+      const facts = scope.getByTestId('purchase-facts');
+      await expect(facts).toContainText(`Version ${kit.version}, released ${day}`);
+      await expect(facts).toContainText('Licence: you, for unlimited personal, commercial and client projects');
+      await expect(facts.getByRole('link', { name: 'Licence' })).toHaveAttribute('href', '/licence');
+      await expect(facts).toContainText('Refund within 14 days if the kit never arrives or a critical bug');
+      await expect(facts.getByRole('link', { name: 'refund policy' })).toHaveAttribute('href', '/refund-policy');
+      await expect(facts).toContainText('Pay by card through Paddle: Visa, Mastercard, American Express');
+      const priceBox = (await scope.getByTestId(priceId).boundingBox())!;
+      const factsBox = (await facts.boundingBox())!;
+      // Below the price; on a phone the hero's three buttons stand in between.
+      expect(factsBox.y - (priceBox.y + priceBox.height)).toBeLessThan(320);
+    }
+  });
+
   test("splits 'What's Included' after 8 items and the FAQ in two columns, first half rounded up", async ({
     page,
     request,

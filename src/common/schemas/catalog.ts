@@ -11,6 +11,9 @@ export const KitSummarySchema = z.object({
   discounted_from: z.number().nullable(),
   /** The kit's first screenshot at thumbnail size (640x400), for the home card; null without screenshots. */
   thumbnail: z.object({ url: z.string(), alt: z.string() }).nullable(),
+  /** The current version and the day it was released (`YYYY-MM-DD`; null if the store never recorded it). */
+  version: z.string(),
+  released_on: z.string().nullable(),
 });
 
 export const KitDetailsSchema = z.object({

@@ -22,6 +22,8 @@ describe('POST /api/products', () => {
       price: 49,
       discounted_from: 79,
       thumbnail: { url: expect.stringMatching(/^media\/.+-thumb/), alt: expect.any(String) },
+      version: '1.1.0',
+      released_on: '2025-08-01',
     });
     expect(kits[1]).toMatchObject({ price: 19.5, discounted_from: null });
   });

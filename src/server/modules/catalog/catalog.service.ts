@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { centsToDollars } from '../../../common/money.ts';
 import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
@@ -8,9 +8,11 @@ import { kits, kitVersions } from '../../db/schema/catalog.ts';
 export const CATALOG_CHANNEL = 'catalog_changed';
 
 type KitRow = typeof kits.$inferSelect;
+/** A kit with the release day of its current version (null for a kit imported before versions were kept). */
+type ListedKit = KitRow & { releasedOn: string | null };
 
 export type CatalogEntry = {
-  kit: KitRow;
+  kit: ListedKit;
   product: KitProduct;
   /** Pre-serialised answers: a cached read costs no database trip and no JSON.stringify. */
   productJson: string;
@@ -24,7 +26,7 @@ export type CatalogSnapshot = {
   byId: Map<number, CatalogEntry>;
 };
 
-function toSummary(kit: KitRow): KitSummary {
+function toSummary(kit: ListedKit): KitSummary {
   const shot = kit.details.screenshots[0];
   return {
     id: kit.id,
@@ -35,10 +37,12 @@ function toSummary(kit: KitRow): KitSummary {
     price: centsToDollars(kit.priceCents),
     discounted_from: kit.discountedFromCents === null ? null : centsToDollars(kit.discountedFromCents),
     thumbnail: shot ? { url: shot.thumbnail_url, alt: shot.alt } : null,
+    version: kit.version,
+    released_on: kit.releasedOn,
   };
 }
 
-export function buildSnapshot(rows: KitRow[]): CatalogSnapshot {
+export function buildSnapshot(rows: ListedKit[]): CatalogSnapshot {
   const list = rows.map(toSummary);
   const bySef = new Map<string, CatalogEntry>();
   rows.forEach((kit, i) => {
@@ -67,7 +71,11 @@ export function createCatalog(db: Database) {
   function load(): Promise<CatalogSnapshot> {
     const started = generation;
     const loading = db
-      .select()
+      .select({
+        ...getTableColumns(kits),
+        releasedOn: sql<string | null>`(SELECT ${kitVersions.releasedOn} FROM ${kitVersions}
+          WHERE ${kitVersions.kitId} = ${kits.id} AND ${kitVersions.version} = ${kits.version} LIMIT 1)`,
+      })
       .from(kits)
       // A kit an owner hid is off the store (home, product page, cart) until shown again.
       .where(and(eq(kits.active, true), isNull(kits.hiddenAt)))

@@ -5,6 +5,7 @@ import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { appUrl } from '../../lib/initial-data.ts';
+import { PurchaseFacts } from './purchase-facts.tsx';
 
 /** `eager`: the card is in the first screen (the grid's first row when the page opens at #kits). */
 export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boolean }) {
@@ -41,6 +42,7 @@ export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boole
           </span>
           {kit.discounted_from !== null && <del className="old-price">{formatPrice(kit.discounted_from)}</del>}
         </p>
+        <PurchaseFacts kit={kit} compact />
         <div className="d-flex gap-2">
           <Link
             to={`/product/${kit.sef_id}`}

@@ -11,6 +11,7 @@ import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKit } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
+import { PurchaseFacts } from './purchase-facts.tsx';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
 
 /** The price as a shop shows it: the price, the struck original, and the badge that explains the two. */
@@ -57,6 +58,7 @@ function Hero({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
             </Link>
           )}
         </div>
+        <PurchaseFacts kit={kit} />
       </div>
     </section>
   );
@@ -249,6 +251,7 @@ function Product({ kit }: { kit: KitProduct }) {
               )}
               <span className="closing-note">One-time payment · Instant download</span>
             </p>
+            <PurchaseFacts kit={kit} />
           </div>
           <button type="button" className="btn btn-light btn-lg px-5" onClick={buyNow}>
             Buy Now
