@@ -116,6 +116,34 @@ test.describe('product page', () => {
     }
   });
 
+  test('on a phone, a buy bar appears once the hero buy button scrolls away; never on a desktop', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const kit = (await loadCatalog(request)).products[0]!;
+    await page.goto(`/product/${kit.sef_id}`);
+    const bar = page.getByTestId('buy-bar');
+    await expect(page.getByRole('button', { name: 'Buy this kit' })).toBeInViewport();
+    await expect(bar).toBeHidden();
+    await page.getByRole('heading', { name: kit.details.heading.title }).scrollIntoViewIfNeeded();
+    await expect(page.locator('.hero-buy')).not.toBeInViewport();
+    if (testInfo.project.name === 'desktop') {
+      // Give the observer its chance to (wrongly) show it before checking.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await expect(bar).toBeHidden();
+      return;
+    }
+    await expect(bar).toBeVisible();
+    await expect(bar).toContainText(price(kit.price));
+    // It steps aside at the closing banner, which has its own Buy Now.
+    await page.getByRole('button', { name: 'Buy Now' }).scrollIntoViewIfNeeded();
+    await expect(bar).toBeHidden();
+    await page.getByRole('heading', { name: kit.details.heading.title }).scrollIntoViewIfNeeded();
+    await bar.getByRole('button', { name: 'Buy this kit' }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    expect(await readCart(page)).toEqual({ count: 1, items: { [kit.id]: kit.id } });
+  });
+
   test("splits 'What's Included' after 8 items and the FAQ in two columns, first half rounded up", async ({
     page,
     request,

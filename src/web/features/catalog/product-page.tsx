@@ -1,4 +1,5 @@
 import './product-page.scss';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
 import { formatPrice } from '../../../common/money.ts';
@@ -61,6 +62,44 @@ function Hero({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
         <PurchaseFacts kit={kit} />
       </div>
     </section>
+  );
+}
+
+/**
+ * Phones only (below the 992 px menu breakpoint): the price and a buy button pinned to the bottom
+ * while the hero's buy button is scrolled away and the closing banner is not reached yet.
+ */
+function BuyBar({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const hero = document.querySelector('.hero-buy');
+    const closing = document.querySelector('.closing-banner');
+    if (!hero || !closing) return;
+    const state = { heroGone: false, closingAhead: true };
+    const observer = new IntersectionObserver((entries) => {
+      for (const { target, isIntersecting, boundingClientRect } of entries) {
+        if (target === hero) state.heroGone = !isIntersecting && boundingClientRect.top < 0;
+        else state.closingAhead = !isIntersecting && boundingClientRect.top > 0;
+      }
+      setShown(state.heroGone && state.closingAhead);
+    });
+    observer.observe(hero);
+    observer.observe(closing);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div className="buy-bar d-lg-none" data-testid="buy-bar" hidden={!shown}>
+      <div className="container d-flex align-items-center justify-content-between gap-3">
+        <p className="mb-0">
+          <span className="buy-bar-title">{kit.title}</span>
+          <span className="price">{formatPrice(kit.price)}</span>
+          {kit.discounted_from !== null && <del className="old-price">{formatPrice(kit.discounted_from)}</del>}
+        </p>
+        <button type="button" className="btn btn-primary" onClick={onBuy}>
+          Buy this kit
+        </button>
+      </div>
+    </div>
   );
 }
 
@@ -233,6 +272,7 @@ function Product({ kit }: { kit: KitProduct }) {
       </section>
 
       <Faq items={details.faq} />
+      <BuyBar kit={kit} onBuy={buyNow} />
 
       <section className="closing-banner" aria-labelledby="closing-title">
         <div className="container d-flex flex-column flex-md-row align-items-md-center justify-content-between gap-3">
