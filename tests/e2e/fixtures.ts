@@ -183,3 +183,40 @@ export async function grantKits(db: pg.Pool, userId: number, kitIds: number[]) {
   const factories = await import('../factories/users.ts');
   return factories.grantKits(db, userId, kitIds);
 }
+
+/**
+ * The rows a grid's items make on screen, by their boxes: each row's item count and right edge.
+ * A grid of several columns leaves no orphan when every row has two items or more and the last
+ * ends where the first does (no hole at its end).
+ */
+export async function gridRows(items: import('@playwright/test').Locator) {
+  const boxes = await items.evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { top: Math.round(r.top + window.scrollY), right: Math.round(r.right) };
+    }),
+  );
+  const rows: { top: number; count: number; right: number }[] = [];
+  for (const box of boxes) {
+    const row = rows.find((r) => Math.abs(r.top - box.top) < 4);
+    if (row) {
+      row.count += 1;
+      row.right = Math.max(row.right, box.right);
+    } else rows.push({ top: box.top, count: 1, right: box.right });
+  }
+  return rows;
+}
+
+export const GRID_WIDTHS = [390, 600, 800, 1000, 1250, 1440];
+
+/** Fails with the widths and rows when a grid leaves a lone item or a hole in its last row. */
+export function expectNoOrphans(rows: { count: number; right: number }[], what: string) {
+  // One row, or one item per row (a phone's single column), has no orphan to leave.
+  if (rows.length < 2 || rows[0]!.count === 1) return;
+  expect(
+    rows.map((r) => r.count).filter((n) => n < 2),
+    `${what}: rows ${JSON.stringify(rows)}`,
+  ).toEqual([]);
+  const last = rows.at(-1)!;
+  expect(Math.abs(last.right - rows[0]!.right), `${what}: last row ends short`).toBeLessThan(4);
+}

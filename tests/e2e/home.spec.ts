@@ -1,4 +1,13 @@
-import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
+import {
+  expect,
+  expectNoOrphans,
+  GRID_WIDTHS,
+  gridRows,
+  loadCatalog,
+  readCart,
+  readDataLayer,
+  test,
+} from './fixtures.ts';
 
 /** '2025-10-14' -> '14 October 2025', as the store writes a day. */
 const longDay = (day: string) =>
@@ -165,6 +174,28 @@ test.describe('home', () => {
       const factsBox = (await facts.boundingBox())!;
       expect(factsBox.y - (priceBox.y + priceBox.height)).toBeGreaterThanOrEqual(0);
       expect(factsBox.y - (priceBox.y + priceBox.height)).toBeLessThan(40);
+    }
+  });
+
+  test('the kit grid leaves no lone card in a row at any width, with 6 kits and with 7', async ({
+    page,
+    request,
+  }, testInfo) => {
+    test.skip(testInfo.project.name === 'mobile', 'walks through the widths itself, phones included');
+    const { kits } = await loadCatalog(request);
+    for (const extra of [0, 1]) {
+      // A seventh kit, as an owner adding one makes it: the list answered with one more entry.
+      await page.route('**/api/products', (route) =>
+        route.fulfill({ json: extra ? [...kits, { ...kits[0]!, id: 999_999, title: 'Seventh Kit' }] : kits }),
+      );
+      await page.goto('/');
+      const cards = page.locator('#kits .row > *');
+      await expect(cards).toHaveCount(kits.length + extra);
+      for (const width of GRID_WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        expectNoOrphans(await gridRows(cards), `${kits.length + extra} kits at ${width}px`);
+      }
+      await page.unroute('**/api/products');
     }
   });
 });

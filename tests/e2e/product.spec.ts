@@ -1,4 +1,13 @@
-import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
+import {
+  expect,
+  expectNoOrphans,
+  GRID_WIDTHS,
+  gridRows,
+  loadCatalog,
+  readCart,
+  readDataLayer,
+  test,
+} from './fixtures.ts';
 
 // Prices beside a product read as a shop writes them ($149, $49.50); 'USD x' is the cart's form.
 const price = (n: number) => (Number.isInteger(n) ? `$${n}` : `$${n.toFixed(2)}`);
@@ -142,6 +151,28 @@ test.describe('product page', () => {
     await bar.getByRole('button', { name: 'Buy this kit' }).click();
     await expect(page).toHaveURL(/\/cart$/);
     expect(await readCart(page)).toEqual({ count: 1, items: { [kit.id]: kit.id } });
+  });
+
+  test('highlights, screenshots and "Why choose" leave no lone card in a row at any width', async ({
+    page,
+    request,
+  }, testInfo) => {
+    test.skip(testInfo.project.name === 'mobile', 'walks through the widths itself, phones included');
+    const { products } = await loadCatalog(request);
+    for (const kit of products) {
+      await page.goto(`/product/${kit.sef_id}`);
+      await expect(page.getByRole('heading', { name: 'Why choose this kit' })).toBeVisible();
+      for (const width of GRID_WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [what, items] of [
+          ['highlights', page.locator('.header-cards .row > *')],
+          ['screenshots', page.locator('.screenshots > *')],
+          ['why', page.locator('.why > li')],
+        ] as const) {
+          expectNoOrphans(await gridRows(items), `${kit.sef_id} ${what} at ${width}px`);
+        }
+      }
+    }
   });
 
   test("splits 'What's Included' after 8 items and the FAQ in two columns, first half rounded up", async ({

@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import { HOME_TITLE } from '../../../common/site.ts';
 import { BlogTeaser } from '../../components/blog-teaser.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKits } from './catalog-api.ts';
 import { KitCard } from './kit-card.tsx';
@@ -90,7 +91,7 @@ function KitGrid() {
   return (
     <div className="row g-4">
       {kits.map((kit, i) => (
-        <div className="col-12 col-md-6 col-xl-4" key={kit.id}>
+        <div className={balancedColumns(i, kits.length, { md: 2, xl: 3 })} key={kit.id}>
           {/* The grid sits below the first screen unless the page opens at #kits: lazy, bar that row. */}
           <KitCard kit={kit} eager={hash === '#kits' && i < 3} />
         </div>

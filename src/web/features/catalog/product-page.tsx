@@ -8,6 +8,7 @@ import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKit } from './catalog-api.ts';
@@ -176,8 +177,8 @@ function Product({ kit }: { kit: KitProduct }) {
       <section className="section header-cards" aria-label="Highlights">
         <div className="container">
           <div className="row g-4">
-            {details.headerCards.map((card) => (
-              <div className="col-12 col-md-6 col-lg" key={card.title}>
+            {details.headerCards.map((card, i) => (
+              <div className={`${balancedColumns(i, details.headerCards.length, { md: 2 })} col-lg`} key={card.title}>
                 <div className="value-card h-100">
                   <span className="icon-badge">
                     <Icon name={card.icon} />
@@ -259,8 +260,8 @@ function Product({ kit }: { kit: KitProduct }) {
             Why choose this kit
           </h2>
           <ul className="why list-unstyled row g-4">
-            {details.why.map((item) => (
-              <li className="col-12 col-md-6 col-lg-4" key={item.text}>
+            {details.why.map((item, i) => (
+              <li className={balancedColumns(i, details.why.length, { md: 2, lg: 3 })} key={item.text}>
                 <span className="icon-badge">
                   <Icon name={item.icon} />
                 </span>

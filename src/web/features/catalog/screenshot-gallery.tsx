@@ -2,6 +2,7 @@ import { useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
+import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { appUrl } from '../../lib/initial-data.ts';
 
 type Screenshot = KitProduct['details']['screenshots'][number];
@@ -12,8 +13,8 @@ export function ScreenshotGallery({ screenshots }: { screenshots: Screenshot[] }
   return (
     <>
       <div className="row g-3 screenshots">
-        {screenshots.map((shot) => (
-          <div className="col-12 col-sm-6 col-lg-4" key={shot.url}>
+        {screenshots.map((shot, i) => (
+          <div className={balancedColumns(i, screenshots.length, { sm: 2, lg: 3 })} key={shot.url}>
             <button
               type="button"
               className="screenshot-thumb"
