@@ -220,3 +220,6 @@ export function expectNoOrphans(rows: { count: number; right: number }[], what: 
   const last = rows.at(-1)!;
   expect(Math.abs(last.right - rows[0]!.right), `${what}: last row ends short`).toBeLessThan(4);
 }
+
+/** '2025-10-14' -> '14 October 2025', as the store writes a day (the shared formatter). */
+export { longDate as longDay } from '../../src/common/dates.ts';

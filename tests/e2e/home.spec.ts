@@ -4,19 +4,11 @@ import {
   GRID_WIDTHS,
   gridRows,
   loadCatalog,
+  longDay,
   readCart,
   readDataLayer,
   test,
 } from './fixtures.ts';
-
-/** '2025-10-14' -> '14 October 2025', as the store writes a day. */
-const longDay = (day: string) =>
-  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 
 test.describe('home', () => {
   test('shows the hero, marketing sections, FAQ and every kit card', async ({ page, request, snap }) => {

@@ -4,6 +4,7 @@ import {
   GRID_WIDTHS,
   gridRows,
   loadCatalog,
+  longDay,
   readCart,
   readDataLayer,
   test,
@@ -100,12 +101,7 @@ test.describe('product page', () => {
     const catalog = await loadCatalog(request);
     const kit = catalog.products[0]!;
     const { released_on } = catalog.kits.find((k) => k.id === kit.id)!;
-    const day = new Date(`${released_on}T12:00:00Z`).toLocaleDateString('en-GB', {
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      timeZone: 'UTC',
-    });
+    const day = longDay(released_on!);
     await page.goto(`/product/${kit.sef_id}`);
     for (const [priceId, scope] of [
       ['hero-price', page.locator('.product-hero')],
