@@ -34,3 +34,16 @@ test.describe('missing documentation', () => {
     await expect(page.getByText('404', { exact: true })).toBeVisible();
   });
 });
+
+test("documentation's Markdown headings are as strong as the shop's own section titles", async ({ page, request }) => {
+  const kit = (await loadCatalog(request)).find((p) => p.documentation);
+  await page.goto('/');
+  const pageOwn = await page
+    .locator('.section-title')
+    .first()
+    .evaluate((el) => getComputedStyle(el).fontWeight);
+  await page.goto(`/docs/${kit.sef_id}`);
+  const fromMarkdown = page.locator('.docs-content h2').first();
+  await expect(fromMarkdown).toBeVisible();
+  expect(await fromMarkdown.evaluate((el) => getComputedStyle(el).fontWeight)).toBe(pageOwn);
+});

@@ -190,4 +190,26 @@ test.describe('home', () => {
       await page.unroute('**/api/products');
     }
   });
+
+  test('text is set in Inter, served by the shop itself with font-display: swap; card titles are bold', async ({
+    page,
+  }) => {
+    const fontHosts = new Set<string>();
+    page.on('request', (r) => {
+      if (r.resourceType() === 'font') fontHosts.add(new URL(r.url()).host);
+    });
+    await page.goto('/');
+    await page.evaluate(() => document.fonts.ready);
+    const inter = await page.evaluate(() =>
+      [...document.fonts]
+        .filter((f) => f.family.replaceAll('"', '') === 'Inter Variable')
+        .map((f) => ({ status: f.status, display: f.display })),
+    );
+    expect(inter).toEqual([{ status: 'loaded', display: 'swap' }]);
+    expect(await page.evaluate(() => document.fonts.check('16px "Inter Variable"'))).toBe(true);
+    expect(await page.locator('body').evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/^"Inter Variable"/);
+    expect([...fontHosts]).toEqual([new URL(page.url()).host]);
+    const title = page.locator('#kits').getByRole('article').first().getByRole('heading');
+    expect(Number(await title.evaluate((el) => getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(700);
+  });
 });
