@@ -33,7 +33,7 @@ test.describe('home', () => {
         `/product/${kit.sef_id}`,
       );
       await expect(card.getByRole('button', { name: `Buy ${kit.title}` })).toBeVisible();
-      await expect(card.getByTestId('card-price')).toHaveText(`$${kit.price}`);
+      await expect(card.locator('.price')).toHaveText(`$${kit.price}`);
       if (kit.discounted_from !== null) {
         await expect(card.locator('del')).toHaveText(`$${kit.discounted_from}`);
       }
@@ -162,7 +162,7 @@ test.describe('home', () => {
       await expect(facts).toContainText('Licence: unlimited personal, commercial and client projects');
       await expect(facts).toContainText('14-day refund policy');
       await expect(facts).toContainText('Pay by card through Paddle');
-      const priceBox = (await cards.nth(i).getByTestId('card-price').boundingBox())!;
+      const priceBox = (await cards.nth(i).locator('.price').boundingBox())!;
       const factsBox = (await facts.boundingBox())!;
       expect(factsBox.y - (priceBox.y + priceBox.height)).toBeGreaterThanOrEqual(0);
       expect(factsBox.y - (priceBox.y + priceBox.height)).toBeLessThan(40);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ICON_NAMES } from '../../../common/constants.ts';
 import { pageTypeFor } from '../../app/page-type.ts';
+import { hasIcon } from '../../components/icon.tsx';
+import './product-icons.ts';
 import { splitFaq } from './faq-split.ts';
 
 describe('splitFaq', () => {
@@ -28,5 +31,12 @@ describe('pageTypeFor', () => {
     ['/docs/x', undefined],
   ])('%s -> %s', (path, type) => {
     expect(pageTypeFor(path)).toBe(type);
+  });
+});
+
+describe('icons', () => {
+  it('draws every icon a kit may name once the product page has added its own', () => {
+    expect(ICON_NAMES.filter((name) => !hasIcon(name))).toEqual([]);
+    for (const name of ['zoom', 'external', 'bolt']) expect(hasIcon(name)).toBe(true);
   });
 });

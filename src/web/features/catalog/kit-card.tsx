@@ -1,11 +1,44 @@
 import { Link } from 'react-router';
 import { HOME_CARD_FEATURES } from '../../../common/constants.ts';
+import { longDate } from '../../../common/dates.ts';
 import { formatPrice } from '../../../common/money.ts';
 import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { appUrl } from '../../lib/initial-data.ts';
-import { PurchaseFacts } from './purchase-facts.tsx';
+
+export const PAY_BY_CARD = 'Pay by card through Paddle';
+
+/** "Version 2.3.0, released 14 October 2025" (the day left out when the store never recorded it). */
+export function VersionLine({ kit }: { kit: KitSummary }) {
+  return (
+    <p>
+      <Icon name="download" size={16} /> Version {kit.version}
+      {kit.released_on && `, released ${longDate(kit.released_on)}`}
+    </p>
+  );
+}
+
+/**
+ * Beside a card's price, what it buys, in short lines (the product page has PurchaseFacts): lines,
+ * not a list, as a card's only list items are its features (the spec's first 3).
+ */
+function CardFacts({ kit }: { kit: KitSummary }) {
+  return (
+    <div className="purchase-facts compact" data-testid="purchase-facts">
+      <VersionLine kit={kit} />
+      <p>
+        <Icon name="shield" size={16} /> Licence: unlimited personal, commercial and client projects
+      </p>
+      <p>
+        <Icon name="check" size={16} /> 14-day refund policy
+      </p>
+      <p>
+        <Icon name="card" size={16} /> {PAY_BY_CARD}
+      </p>
+    </div>
+  );
+}
 
 /** `eager`: the card is in the first screen (the grid's first row when the page opens at #kits). */
 export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boolean }) {
@@ -21,7 +54,6 @@ export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boole
           width={640}
           height={400}
           loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
         />
       )}
       <div className="card-body d-flex flex-column">
@@ -37,12 +69,10 @@ export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boole
           ))}
         </ul>
         <p className="kit-price mt-auto">
-          <span className="price" data-testid="card-price">
-            {formatPrice(kit.price)}
-          </span>
+          <span className="price">{formatPrice(kit.price)}</span>
           {kit.discounted_from !== null && <del className="old-price">{formatPrice(kit.discounted_from)}</del>}
         </p>
-        <PurchaseFacts kit={kit} compact />
+        <CardFacts kit={kit} />
         <div className="d-flex gap-2">
           <Link
             to={`/product/${kit.sef_id}`}

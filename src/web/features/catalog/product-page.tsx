@@ -1,4 +1,5 @@
 import './product-page.scss';
+import './product-icons.ts';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
