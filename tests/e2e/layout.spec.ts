@@ -150,6 +150,23 @@ test.describe('header', () => {
     }
   });
 
+  test('a phone menu left open closes when the window grows to 992 px: the bar gets its dropdown back', async ({
+    page,
+    signIn,
+  }, testInfo) => {
+    test.skip(!isMobile(testInfo.project.name), 'the phone layout');
+    await signIn('Grace Hopper');
+    await page.goto('/');
+    const header = page.locator('header');
+    await header.getByRole('button', { name: 'Menu', exact: true }).click();
+    await expect(header.getByRole('link', { name: 'User Panel' })).toBeVisible();
+    await page.setViewportSize({ width: 1200, height: 844 });
+    await expect(page.locator('.offcanvas-backdrop')).toHaveCount(0);
+    await expect(header.getByRole('link', { name: 'User Panel' })).toHaveCount(0);
+    await header.getByRole('button', { name: 'Grace Hopper' }).click();
+    await expect(header.getByRole('link', { name: 'User Panel' })).toBeVisible();
+  });
+
   test('at 992 px and wider the links sit in the bar', async ({ page }, testInfo) => {
     test.skip(isMobile(testInfo.project.name), 'the desktop layout');
     await page.goto('/');
