@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
 
 const usd = (n: number) => `USD ${n.toFixed(2)}`;
@@ -145,5 +146,66 @@ test.describe('checkout', () => {
       await expect(page).toHaveURL(/\/login$/);
       expect(await page.evaluate(() => window.localStorage.getItem('returnPath'))).toBe('checkout');
     });
+  });
+});
+
+/** A signed-in buyer with one kit in the cart, on the order screen of /checkout. */
+async function openOrder(page: Page, kit: { title: string }) {
+  await page.goto('/');
+  await page.getByRole('button', { name: `Buy ${kit.title}` }).click();
+  await page.goto('/checkout');
+  await expect(page.getByRole('button', { name: 'Make Payment' })).toBeEnabled();
+}
+
+/** How the sandbox form sits in its frame: how much of it is cut off, and how much of the width it uses. */
+const frameFit = (page: Page) =>
+  page
+    .frameLocator('iframe[title="Payment"]')
+    .locator('html')
+    .evaluate((html) => {
+      const bottom = (selector: string) => document.querySelector(selector)!.getBoundingClientRect().bottom;
+      return {
+        cutOff: Math.max(0, Math.ceil(Math.max(bottom('form button'), bottom('.hint')) - window.innerHeight)),
+        scrolls: html.scrollHeight > window.innerHeight,
+        widthUsed: document.querySelector('form')!.getBoundingClientRect().width / html.clientWidth,
+      };
+    });
+
+test.describe('payment frame', () => {
+  test.use({ allowedConsoleErrors: [/status of 400/] });
+
+  test('starts at the spec height of 450, then grows to its form: after a declined card Pay and the test-card hint are whole, and the form fills the frame', async ({
+    page,
+    request,
+    signIn,
+    snap,
+  }) => {
+    const { kits } = await loadCatalog(request);
+    await signIn('Frame Buyer');
+    await openOrder(page, kits[0]!);
+    await snap('checkout-order');
+
+    await page.getByRole('button', { name: 'Make Payment' }).click();
+    const frameElement = page.locator('iframe[title="Payment"]');
+    // Paddle's frameInitialHeight: the frame is created 450 px high.
+    await expect(frameElement).toHaveAttribute('height', '450');
+    const frame = page.frameLocator('iframe[title="Payment"]');
+    await expect(frame.getByRole('button', { name: 'Pay' })).toBeVisible();
+    await expect.poll(async () => (await frameFit(page)).cutOff).toBe(0);
+    expect((await frameElement.boundingBox())!.height).toBeGreaterThanOrEqual(450);
+
+    await frame.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await frame.getByRole('button', { name: 'Pay' }).click();
+    await expect(frame.getByRole('alert')).toContainText('declined');
+    await expect.poll(async () => (await frameFit(page)).cutOff).toBe(0);
+    const fit = await frameFit(page);
+    expect(fit.scrolls).toBe(false);
+    expect(fit.widthUsed).toBeGreaterThan(0.85);
+    await snap('checkout-declined');
+
+    // The grown frame still pays.
+    await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await frame.getByRole('button', { name: 'Pay' }).click();
+    await expect(page).toHaveURL(/\/checkout\?status=success$/);
   });
 });
