@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, loadCatalog, readCart, readDataLayer, test } from './fixtures.ts';
+import { expect, loadCatalog, readCart, readDataLayer, readEmail, test } from './fixtures.ts';
 
 const usd = (n: number) => `USD ${n.toFixed(2)}`;
 
@@ -207,5 +208,84 @@ test.describe('payment frame', () => {
     await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
     await frame.getByRole('button', { name: 'Pay' }).click();
     await expect(page).toHaveURL(/\/checkout\?status=success$/);
+  });
+});
+
+test.describe('sign up from the checkout', () => {
+  const emails: string[] = [];
+  test.afterEach(async ({ db }) => {
+    const users = 'SELECT id FROM users WHERE email = ANY($1)';
+    await db.query(`DELETE FROM orders WHERE user_id IN (${users})`, [emails]);
+    await db.query('DELETE FROM users WHERE email = ANY($1)', [emails]);
+  });
+
+  /** From the signed-out checkout to "Create an account" and through the sign-up form. */
+  async function signUpFromCheckout(page: Page, kit: { title: string }) {
+    const email = `checkout-${randomBytes(5).toString('hex')}@example.com`;
+    emails.push(email);
+    await page.goto('/');
+    await page.getByRole('button', { name: `Buy ${kit.title}` }).click();
+    await page.goto('/checkout');
+    await page.locator('main').getByRole('link', { name: 'Create an account' }).click();
+    await expect(page).toHaveURL(/\/register$/);
+    await page.getByLabel('Full Name').fill('Grace Checkout');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('compiler-1952-cobol!');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.locator('.alert-success')).toContainText(/check your email/i);
+    // The spec's redirect: after 1 s, to the return path (the checkout, which clears it).
+    await expect(page).toHaveURL(/\/checkout$/, { timeout: 5_000 });
+    return email;
+  }
+
+  test('the checkout tells the new buyer to activate by e-mail; the mailed link brings them back to pay, with word that the address is verified', async ({
+    page,
+    request,
+    snap,
+  }) => {
+    const kit = (await loadCatalog(request)).kits[1]!;
+    const email = await signUpFromCheckout(page, kit);
+    const reminder = page.getByTestId('checkout-activate');
+    await expect(reminder.getByRole('heading', { name: 'Check your email to activate your account' })).toBeVisible();
+    await expect(reminder).toContainText(email);
+    await expect(page.getByRole('heading', { name: 'Sign in to continue' })).toHaveCount(0);
+    expect(await page.evaluate(() => window.localStorage.getItem('returnPath'))).toBeNull();
+    await snap('checkout-activate');
+
+    const mail = await readEmail(email, { subject: /Activate/ });
+    await page.goto(mail.links.find((l) => l.includes('/email/verify?'))!);
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(page.getByTestId('checkout-verified')).toContainText('Your email address is verified');
+    await expect(page.getByText(kit.title)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Make Payment' })).toBeEnabled();
+    await snap('checkout-verified');
+  });
+
+  test('activated in another browser: signing in from the reminder brings the buyer back to pay', async ({
+    page,
+    request,
+    browser,
+    baseURL,
+  }) => {
+    const kit = (await loadCatalog(request)).kits[0]!;
+    const email = await signUpFromCheckout(page, kit);
+    const mail = await readEmail(email, { subject: /Activate/ });
+    const phone = await browser.newContext({ baseURL });
+    const phonePage = await phone.newPage();
+    await phonePage.goto(mail.links.find((l) => l.includes('/email/verify?'))!);
+    await expect(phonePage).toHaveURL(/\/cart$/); // nothing pending in that browser: the spec's default
+    await phone.close();
+
+    await page
+      .getByTestId('checkout-activate')
+      .getByRole('link', { name: /sign in/i })
+      .click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('compiler-1952-cobol!');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(page.getByTestId('checkout-verified')).toContainText('Your email address is verified');
+    await expect(page.getByRole('button', { name: 'Make Payment' })).toBeEnabled();
   });
 });
