@@ -150,10 +150,10 @@ test.describe('checkout', () => {
   });
 });
 
-/** A signed-in buyer with one kit in the cart, on the order screen of /checkout. */
-async function openOrder(page: Page, kit: { title: string }) {
+/** A signed-in buyer with these kits in the cart, on the order screen of /checkout. */
+async function openOrder(page: Page, kits: { title: string }[]) {
   await page.goto('/');
-  await page.getByRole('button', { name: `Buy ${kit.title}` }).click();
+  for (const kit of kits) await page.getByRole('button', { name: `Buy ${kit.title}` }).click();
   await page.goto('/checkout');
   await expect(page.getByRole('button', { name: 'Make Payment' })).toBeEnabled();
 }
@@ -183,7 +183,7 @@ test.describe('payment frame', () => {
   }) => {
     const { kits } = await loadCatalog(request);
     await signIn('Frame Buyer');
-    await openOrder(page, kits[0]!);
+    await openOrder(page, [kits[0]!]);
     await snap('checkout-order');
 
     await page.getByRole('button', { name: 'Make Payment' }).click();
@@ -287,5 +287,58 @@ test.describe('sign up from the checkout', () => {
     await expect(page).toHaveURL(/\/checkout$/);
     await expect(page.getByTestId('checkout-verified')).toContainText('Your email address is verified');
     await expect(page.getByRole('button', { name: 'Make Payment' })).toBeEnabled();
+  });
+});
+
+test.describe('success screen', () => {
+  test("lists the order's kits with download and guide links as soon as they are granted, and says they are being prepared meanwhile", async ({
+    page,
+    request,
+    signIn,
+    snap,
+  }) => {
+    const { kits } = await loadCatalog(request);
+    const bought = [kits[1]!, kits[2]!];
+    await signIn('Success Buyer');
+    await openOrder(page, bought);
+    await page.getByRole('button', { name: 'Make Payment' }).click();
+
+    // The first look at the purchases finds nothing yet (the payment's webhook still on its way);
+    // the next ones wait until the test has seen the screen say so.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let looks = 0;
+    await page.route('**/api/purchases', async (route) => {
+      looks += 1;
+      if (looks === 1) return route.fulfill({ json: { items: [] } });
+      await released;
+      return route.continue();
+    });
+
+    const frame = page.frameLocator('iframe[title="Payment"]');
+    await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await frame.getByRole('button', { name: 'Pay' }).click();
+    await expect(page).toHaveURL(/\/checkout\?status=success$/);
+    await expect(page.getByText('Thank you! Your order is being processed.')).toBeVisible();
+    const yourKits = page.getByRole('region', { name: 'Your kits' });
+    await expect(yourKits.getByRole('status')).toContainText(/preparing/i);
+    for (const kit of bought) await expect(yourKits).toContainText(kit.title);
+    await expect(yourKits.getByRole('link', { name: 'Download' })).toHaveCount(0);
+    await snap('checkout-success-preparing');
+
+    release();
+    for (const kit of bought) {
+      const line = yourKits.getByRole('listitem').filter({ hasText: kit.title });
+      await expect(line.getByRole('link', { name: 'Download' })).toHaveAttribute('href', `/download/${kit.id}`);
+      await expect(line.getByRole('link', { name: 'Setup guide' })).toHaveAttribute(
+        'href',
+        `/user-panel/item/${kit.sef_id}`,
+      );
+    }
+    await expect(yourKits.getByRole('status')).toHaveCount(0);
+    await snap('checkout-success');
+    expect((await page.request.get(`/download/${bought[0]!.id}`)).status()).toBe(200);
   });
 });

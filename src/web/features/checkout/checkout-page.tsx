@@ -18,6 +18,7 @@ import { appUrl } from '../../lib/initial-data.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearPendingActivation, type PendingActivation, readPendingActivation } from '../../lib/pending-activation.ts';
 import { clearReturnPathIfAt, setReturnPath } from '../../lib/return-path.ts';
+import { OrderKits } from './order-kits.tsx';
 import { type OrderSnapshot, purchaseEventParams, readSnapshot, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
 import { openPaymentFrame } from './payments/index.ts';
 
@@ -189,8 +190,11 @@ function EmptyOrder() {
   );
 }
 
-/** After paying: the thank-you screen (the purchase event and the emptied cart happen in the page). */
-function ThankYou() {
+/**
+ * After paying: the thank-you screen (the purchase event and the emptied cart happen in the page),
+ * and below the spec's texts the order's kits, ready to download as soon as they are granted.
+ */
+function ThankYou({ orderId }: { orderId: string }) {
   return (
     <div className="card checkout-card checkout-success text-center" data-testid="checkout-success">
       <div className="card-body">
@@ -203,6 +207,7 @@ function ThankYou() {
         <p className="text-body-secondary">
           No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
         </p>
+        <OrderKits orderId={orderId} />
         <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
           <Link to="/user-panel" className="btn btn-primary">
             Go to User Panel
@@ -261,7 +266,7 @@ type CheckoutStage =
   /** Back from the provider inside the sandbox frame: the whole tab goes to this address instead. */
   | { kind: 'leaving-frame' }
   /** Back from the provider with a snapshot whose total is above 0. */
-  | { kind: 'thank-you' }
+  | { kind: 'thank-you'; orderId: string }
   | { kind: 'signed-out' }
   | { kind: 'loading' }
   | { kind: 'load-failed' }
@@ -357,7 +362,7 @@ export function CheckoutPage() {
     framed && returned
       ? { kind: 'leaving-frame' }
       : success
-        ? { kind: 'thank-you' }
+        ? { kind: 'thank-you', orderId: paid.order_id }
         : !user
           ? { kind: 'signed-out' }
           : paying
@@ -424,7 +429,7 @@ export function CheckoutPage() {
     return (
       <section className="section checkout-page">
         <div className="container narrow">
-          <ThankYou />
+          <ThankYou orderId={stage.orderId} />
         </div>
       </section>
     );
