@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
 import { createAccount, expect, grantKits, loadCatalog, readDataLayer, test } from './fixtures.ts';
 
 test.describe('what a buyer does with a purchase', () => {
@@ -55,6 +56,38 @@ test.describe('what a buyer does with a purchase', () => {
     await dialog.getByRole('button', { name: 'Close' }).last().click();
     await expect(dialog).toBeHidden();
     await snap('item-guide');
+  });
+
+  test("the setup guide's first command unpacks the downloaded archive and enters a folder it holds", async ({
+    page,
+    db,
+    signIn,
+  }) => {
+    const user = await signIn('Guide Follower');
+    const { rows } = await db.query('SELECT id, title FROM kits WHERE active ORDER BY position LIMIT 2');
+    await grantKits(
+      db,
+      user.id,
+      rows.map((r) => r.id),
+    );
+    await page.goto('/user-panel');
+    for (const kit of rows) {
+      const item = page.getByRole('listitem').filter({ hasText: kit.title });
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        item.getByRole('link', { name: /Download/ }).click(),
+      ]);
+      const entries = Object.keys(unzipSync(readFileSync((await download.path())!)));
+      await item.getByRole('link', { name: /Setup guide/ }).click();
+      const first = (await page.locator('#quick-start ~ pre').first().innerText()).split('\n')[0]!.trim();
+      const [, zip, folder] = /^unzip (\S+) && cd (\S+)$/.exec(first) ?? [];
+      expect(zip, first).toBe(download.suggestedFilename());
+      expect(
+        entries.filter((name) => name.startsWith(`${folder}/`)),
+        `the archive holds ${entries.slice(0, 3).join(', ')}…`,
+      ).toEqual(entries);
+      await page.goBack();
+    }
   });
 
   test('the licence has its own page', async ({ page, snap }) => {
