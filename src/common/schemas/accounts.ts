@@ -79,6 +79,10 @@ export const PurchaseItemSchema = z.object({
   sef_id: z.string(),
   title: z.string(),
   spot: z.string(),
+  /** The kit is on the store (its product page exists); false once an owner hid it or it left the catalog. */
+  listed: z.boolean(),
+  /** Its documentation pages exist (`/docs/{sef_id}`): it has docs and is listed. */
+  documentation: z.boolean(),
   /** The version a download gives now, and its release day (YYYY-MM-DD). */
   version: z.string().nullable(),
   released_on: z.string().nullable(),

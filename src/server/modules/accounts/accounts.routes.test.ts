@@ -591,7 +591,9 @@ describe('purchases', () => {
       kits[1].id,
     ]);
     expect((await browser.post('/api/purchases')).json()).toEqual({
-      items: [{ ...kits[0], version: '1.1.0', released_on: '2025-08-01', updated: false }],
+      items: [
+        { ...kits[0], listed: true, documentation: true, version: '1.1.0', released_on: '2025-08-01', updated: false },
+      ],
     });
   });
 });
