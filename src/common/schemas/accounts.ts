@@ -44,7 +44,14 @@ export const ResetPasswordSchema = z
   })
   .refine(...confirmed);
 
-export const ChangePasswordSchema = z.object({ password, password_confirmation: confirmation }).refine(...confirmed);
+/** The Profile tab's rule, which its hint states: at least 8 characters, including a number and a symbol. */
+const profilePassword = password
+  .regex(/\p{N}/u, 'Password must include a number.')
+  .regex(/[^\p{L}\p{N}]/u, 'Password must include a symbol (such as - ! ? or #).');
+
+export const ChangePasswordSchema = z
+  .object({ password: profilePassword, password_confirmation: confirmation })
+  .refine(...confirmed);
 
 export const VerifyEmailQuerySchema = z.object({
   token: z.string().min(1).max(200),
