@@ -9,29 +9,7 @@ import {
   setReturnPath,
   takeReturnPath,
 } from './return-path.ts';
-import type { StorageLike } from './storage.ts';
-
-function memoryStorage(initial: Record<string, string> = {}) {
-  const data = new Map(Object.entries(initial));
-  const storage: StorageLike = {
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-  };
-  return { storage, data };
-}
-
-const refusing: StorageLike = {
-  getItem: () => {
-    throw new Error('SecurityError');
-  },
-  setItem: () => {
-    throw new Error('QuotaExceededError');
-  },
-  removeItem: () => {
-    throw new Error('SecurityError');
-  },
-};
+import { memoryStorage, refusingStorage as refusing } from './storage-doubles.ts';
 
 describe('returnPath', () => {
   it("stores a path under 'returnPath' without a leading slash", () => {
