@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { OwnerOrderDetail } from '../../../common/schemas/owner.ts';
+import { Check } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useOrder, useRefund, useResendReceipt } from './admin-api.ts';
 import { CardTable, type Column, moneyColumn, timeColumn } from './data-table.tsx';
@@ -225,38 +226,30 @@ export default function OrderPage() {
             <fieldset className="mb-3">
               <legend className="form-label fs-6">What to refund</legend>
               {SCOPES.map(([value, label]) => (
-                <div className="form-check" key={value}>
-                  <input
-                    className="form-check-input"
-                    type="radio"
-                    id={`refund-${value}`}
-                    checked={scope === value}
-                    onChange={() => setScope(value)}
-                  />
-                  <label className="form-check-label" htmlFor={`refund-${value}`}>
-                    {label}
-                  </label>
-                </div>
+                <Check
+                  key={value}
+                  id={`refund-${value}`}
+                  label={label}
+                  type="radio"
+                  checked={scope === value}
+                  onChange={() => setScope(value)}
+                />
               ))}
               {scope === 'lines' && (
                 <div className="ms-4 mt-2">
                   {open.map((line) => (
-                    <div className="form-check" key={line.kit_id}>
-                      <input
-                        className="form-check-input"
-                        type="checkbox"
-                        id={`refund-line-${line.kit_id}`}
-                        checked={chosen.includes(line.kit_id)}
-                        onChange={(e) =>
-                          setChosen((current) =>
-                            e.target.checked ? [...current, line.kit_id] : current.filter((k) => k !== line.kit_id),
-                          )
-                        }
-                      />
-                      <label className="form-check-label" htmlFor={`refund-line-${line.kit_id}`}>
-                        {line.title} ({money(line.price)})
-                      </label>
-                    </div>
+                    <Check
+                      key={line.kit_id}
+                      id={`refund-line-${line.kit_id}`}
+                      label={`${line.title} (${money(line.price)})`}
+                      type="checkbox"
+                      checked={chosen.includes(line.kit_id)}
+                      onChange={(e) =>
+                        setChosen((current) =>
+                          e.target.checked ? [...current, line.kit_id] : current.filter((k) => k !== line.kit_id),
+                        )
+                      }
+                    />
                   ))}
                 </div>
               )}

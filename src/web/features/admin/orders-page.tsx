@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { SelectField } from '../../components/field.tsx';
 import { useOrders } from './admin-api.ts';
 import { moneyColumn, orderColumn, PagedTable, statusColumn } from './data-table.tsx';
 import { dateTime, ORDER_STATUSES, STATUS_LABELS } from './format.ts';
@@ -15,24 +16,15 @@ export default function OrdersPage() {
     <>
       <PageHeader title="Orders" />
       <SearchForm placeholder="Order id, e-mail, name or kit">
-        <div className="admin-filter">
-          <label htmlFor="order-status" className="form-label">
-            Status
-          </label>
-          <select
-            id="order-status"
-            className="form-select"
-            value={status}
-            onChange={(e) => setParam('status', e.target.value)}
-          >
-            <option value="">All statuses</option>
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="order-status"
+          label="Status"
+          spacing="admin-filter"
+          value={status}
+          onChange={(e) => setParam('status', e.target.value)}
+          none={<option value="">All statuses</option>}
+          options={ORDER_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        />
       </SearchForm>
       <PagedTable
         query={useOrders(query, status)}

@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { Field } from '../../components/field.tsx';
 
 /** Sets (or, when empty, removes) one parameter of the address, keeping the others and the history entry. */
 export function useSetParam() {
@@ -32,25 +33,21 @@ export function SearchForm({ placeholder, children }: { placeholder: string; chi
         setParam('query', text.trim());
       }}
     >
-      <div className="admin-search-field">
-        <label htmlFor="admin-search" className="form-label">
-          Search
-        </label>
-        <div className="input-group">
-          <input
-            id="admin-search"
-            type="search"
-            className="form-control"
-            placeholder={placeholder}
-            value={text}
-            maxLength={200}
-            onChange={(e) => setText(e.target.value)}
-          />
+      <Field
+        id="admin-search"
+        label="Search"
+        spacing="admin-search-field"
+        type="search"
+        placeholder={placeholder}
+        value={text}
+        maxLength={200}
+        onChange={setText}
+        addon={
           <button type="submit" className="btn btn-primary">
             Search
           </button>
-        </div>
-      </div>
+        }
+      />
       {children}
     </form>
   );
