@@ -1,5 +1,5 @@
 import './checkout-page.scss';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatUsd } from '../../../common/money.ts';
 import type { CartItem, CartResponse } from '../../../common/schemas/orders.ts';
@@ -58,29 +58,36 @@ function useCheckoutOrder(user: CurrentUser | null) {
   return { empty: products.length === 0, query, retry };
 }
 
+/** The centred card of the screens that only say something (sign in first, empty cart, thank you). */
+function MessageCard({ testId, className, children }: { testId: string; className?: string; children: ReactNode }) {
+  return (
+    <div className={['card checkout-card', className, 'text-center'].filter(Boolean).join(' ')} data-testid={testId}>
+      <div className="card-body">{children}</div>
+    </div>
+  );
+}
+
 function SignInPrompt() {
   return (
-    <div className="card checkout-card checkout-signin text-center" data-testid="checkout-signin">
-      <div className="card-body">
-        <span className="icon-badge">
-          <Icon name="lock" />
-        </span>
-        <h2 className="h5 fw-bold">Sign in to continue</h2>
-        <p className="text-body-secondary">
-          Checkout is available to signed-in customers, so your purchases land in your User Panel. Your cart stays as it
-          is.
-        </p>
-        <Link to="/login" className="btn btn-primary" onClick={() => setReturnPath('checkout')}>
-          Sign in
+    <MessageCard testId="checkout-signin" className="checkout-signin">
+      <span className="icon-badge">
+        <Icon name="lock" />
+      </span>
+      <h2 className="h5 fw-bold">Sign in to continue</h2>
+      <p className="text-body-secondary">
+        Checkout is available to signed-in customers, so your purchases land in your User Panel. Your cart stays as it
+        is.
+      </p>
+      <Link to="/login" className="btn btn-primary" onClick={() => setReturnPath('checkout')}>
+        Sign in
+      </Link>
+      <p className="small text-body-secondary mt-3 mb-0">
+        New to Kitshop?{' '}
+        <Link to="/register" onClick={() => setReturnPath('checkout')}>
+          Create an account
         </Link>
-        <p className="small text-body-secondary mt-3 mb-0">
-          New to Kitshop?{' '}
-          <Link to="/register" onClick={() => setReturnPath('checkout')}>
-            Create an account
-          </Link>
-        </p>
-      </div>
-    </div>
+      </p>
+    </MessageCard>
   );
 }
 
@@ -112,40 +119,36 @@ function OrderTotal({ total }: { total: number }) {
 
 function EmptyOrder() {
   return (
-    <div className="card checkout-card text-center" data-testid="checkout-empty">
-      <div className="card-body">
-        <BrowseKitsPrompt icon="cart" title="Your cart is empty" headingClass="h5 fw-bold">
-          Add a kit to your cart first, then come back here to pay for it.
-        </BrowseKitsPrompt>
-      </div>
-    </div>
+    <MessageCard testId="checkout-empty">
+      <BrowseKitsPrompt icon="cart" title="Your cart is empty" headingClass="h5 fw-bold">
+        Add a kit to your cart first, then come back here to pay for it.
+      </BrowseKitsPrompt>
+    </MessageCard>
   );
 }
 
 /** After paying: the thank-you screen (the purchase event and the emptied cart happen in the page). */
 function ThankYou() {
   return (
-    <div className="card checkout-card checkout-success text-center" data-testid="checkout-success">
-      <div className="card-body">
-        <span className="icon-badge success-badge">
-          <Icon name="check" />
-        </span>
-        <h1 className="checkout-success-title">Thank you! Your order is being processed.</h1>
-        <p>A confirmation email is on its way to your inbox.</p>
-        <p>Your purchases will appear in the User Panel within a few minutes, ready to download.</p>
-        <p className="text-body-secondary">
-          No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
-        </p>
-        <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
-          <Link to="/user-panel" className="btn btn-primary">
-            Go to User Panel
-          </Link>
-          <Link to="/" className="btn btn-outline-secondary">
-            Continue Shopping
-          </Link>
-        </div>
+    <MessageCard testId="checkout-success" className="checkout-success">
+      <span className="icon-badge success-badge">
+        <Icon name="check" />
+      </span>
+      <h1 className="checkout-success-title">Thank you! Your order is being processed.</h1>
+      <p>A confirmation email is on its way to your inbox.</p>
+      <p>Your purchases will appear in the User Panel within a few minutes, ready to download.</p>
+      <p className="text-body-secondary">
+        No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
+      </p>
+      <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
+        <Link to="/user-panel" className="btn btn-primary">
+          Go to User Panel
+        </Link>
+        <Link to="/" className="btn btn-outline-secondary">
+          Continue Shopping
+        </Link>
       </div>
-    </div>
+    </MessageCard>
   );
 }
 
