@@ -1,4 +1,4 @@
-import { SCREEN_PATTERNS } from './paths.ts';
+import { isPrivateScreen, SCREEN_PATTERNS } from './paths.ts';
 
 /** Titles and descriptions shared by the server's page shell (SEO) and the app (document.title). */
 export const SITE_NAME = 'Kitshop';
@@ -33,19 +33,7 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/user-panel/item/:sefId': 'Setup Guide — Kitshop',
 };
 
-/** Screens only a visitor's own session gives meaning to: they get `noindex`. */
-const PRIVATE_SCREENS = /* @__PURE__ */ new Set<string>([
-  '/cart',
-  '/checkout',
-  '/forgot-password',
-  '/reset-password',
-  '/email/verify',
-  '/exit',
-  '/user-panel',
-  '/user-panel/item/:sefId',
-]);
-
-/** Screens search engines may index: every other screen. */
+/** Screens search engines may index: all but the private ones. */
 export const INDEXABLE_SCREENS = /* @__PURE__ */ new Set<string>(
-  SCREEN_PATTERNS.filter((pattern) => !PRIVATE_SCREENS.has(pattern)),
+  SCREEN_PATTERNS.filter((pattern) => !isPrivateScreen(pattern)),
 );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage, refusingStorage as refusing } from '../../../tests/setup/storage-doubles.ts';
 import {
   clearReturnPath,
   clearReturnPathIfAt,
@@ -9,29 +10,6 @@ import {
   setReturnPath,
   takeReturnPath,
 } from './return-path.ts';
-import type { StorageLike } from './storage.ts';
-
-function memoryStorage(initial: Record<string, string> = {}) {
-  const data = new Map(Object.entries(initial));
-  const storage: StorageLike = {
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-  };
-  return { storage, data };
-}
-
-const refusing: StorageLike = {
-  getItem: () => {
-    throw new Error('SecurityError');
-  },
-  setItem: () => {
-    throw new Error('QuotaExceededError');
-  },
-  removeItem: () => {
-    throw new Error('SecurityError');
-  },
-};
 
 describe('returnPath', () => {
   it("stores a path under 'returnPath' without a leading slash", () => {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage, refusingStorage as refusing } from '../../../../tests/setup/storage-doubles.ts';
 import { CHECKOUT_KEY, parseSnapshot, purchaseEventParams, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
-
-function memoryStorage(initial: Record<string, string> = {}) {
-  const data = new Map(Object.entries(initial));
-  return {
-    data,
-    storage: {
-      getItem: (k: string) => data.get(k) ?? null,
-      setItem: (k: string, v: string) => void data.set(k, v),
-      removeItem: (k: string) => void data.delete(k),
-    },
-  };
-}
 
 describe('checkout snapshot', () => {
   it("stores {order_id, total} under 'checkout' and hands it out once", () => {
@@ -61,17 +50,6 @@ describe('checkout snapshot', () => {
   });
 
   it('treats a storage that refuses access as empty', () => {
-    const refusing = {
-      getItem: () => {
-        throw new Error('SecurityError');
-      },
-      setItem: () => {
-        throw new Error('QuotaExceededError');
-      },
-      removeItem: () => {
-        throw new Error('SecurityError');
-      },
-    };
     expect(() => saveSnapshot({ order_id: 'x', total: 1 }, refusing)).not.toThrow();
     expect(takeSnapshot(refusing)).toBeNull();
   });
