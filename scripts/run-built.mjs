@@ -7,6 +7,7 @@ import { buildIsStale } from './start.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 if (buildIsStale()) {
   console.error('building first (the build is missing or stale)');
-  execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  // The build's report goes to standard error too: standard output is the command's (a CSV, say).
+  execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: [0, 2, 2] });
 }
 await import(path.join(root, 'dist/node/server/cli.js'));

@@ -46,8 +46,10 @@ export const CONTACT_TOPICS = [
 export const FIELD_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
 /**
- * Passwords: 8 to 128 characters, no composition rules (a list of common passwords is refused on
- * the server). Here, not in the schemas, so a screen can state them without loading Zod.
+ * Passwords: 8 to 128 characters (a list of common passwords is refused on the server). A password
+ * changed on the Profile tab must also hold a number and a symbol, as the spec's hint there says;
+ * sign-up and reset keep their spec's "minimum 8" alone. Here, not in the schemas, so a screen can
+ * state them without loading Zod.
  */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;

@@ -147,7 +147,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerAccountRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
       registerHtmlPageAssets(scope);
-      registerBlogRoutes(scope, { config, posts });
+      // The single-page app's shell (every screen's route); the blog's pages are served in it too.
+      const shell = registerPageShell(scope, {
+        config,
+        catalog,
+        template: deps.template,
+        googleEnabled: Boolean(deps.google),
+        isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
+        // Development re-renders every page (Vite transforms the shell per request).
+        cache: !deps.dev,
+      });
+      registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage });
       const payments = {
@@ -181,15 +191,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerCatalogRoutes(scope, catalog);
       registerSeoRoutes(scope, { config, catalog, posts });
-      registerPageShell(scope, {
-        config,
-        catalog,
-        template: deps.template,
-        googleEnabled: Boolean(deps.google),
-        isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
-        // Development re-renders every page (Vite transforms the shell per request).
-        cache: !deps.dev,
-      });
     },
     { prefix: config.basePath },
   );

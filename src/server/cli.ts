@@ -1,5 +1,7 @@
-import { ConfigError, loadConfig } from './config.ts';
-import { startEmbeddedPostgres } from './db/embedded.ts';
+import { promises as fs } from 'node:fs';
+import type pg from 'pg';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { connectRunningEmbeddedPostgres, type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import { openStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
@@ -10,7 +12,10 @@ import { DEMO_PASSWORD, parseSeedArgs, seedDemoSales } from './seed.ts';
 
 const USAGE = `Usage:
   npm run catalog                   import or update the kits in CATALOG_DIR (default ./content)
-  npm run subscribers -- export     the active newsletter subscribers as CSV, on standard output
+  npm run subscribers -- export FILE
+                                    the active newsletter subscribers as CSV, written to FILE
+  npm run -s subscribers -- export > FILE
+                                    the same on standard output (-s keeps npm's banner out of it)
   npm run messages -- list          the latest contact messages
   npm run owner -- add EMAIL        make the (verified) account with this e-mail a shop owner
   npm run owner -- remove EMAIL     end that
@@ -20,16 +25,52 @@ const USAGE = `Usage:
 
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
-/**
- * Owner commands. With no DATABASE_URL they use the embedded database in DATA_DIR (stop a running
- * `npm start` on the same DATA_DIR first: one PostgreSQL cluster per folder).
- */
 /** A visitor's text for the terminal: one line, no control characters (no escape sequences). */
 const printable = (text: string) =>
   text
     .replace(/\s+/g, ' ')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+
+/** The database could not be opened: one line saying what to do, no stack trace. */
+class DatabaseUnavailable extends Error {}
+
+const firstLine = (error: unknown) =>
+  String((error as Error)?.message ?? error)
+    .split('\n')[0]!
+    .trim();
+
+/**
+ * The owner commands' database: DATABASE_URL, or the embedded one in DATA_DIR. A running
+ * `npm start` holds that cluster (PostgreSQL allows one server per folder), so the commands join
+ * it; otherwise they start it for their own run. Migrated before use, like the server does.
+ */
+async function openOwnerDatabase(config: Config): Promise<{ pool: pg.Pool; embedded?: EmbeddedDatabase }> {
+  let embedded: EmbeddedDatabase | undefined;
+  let pool: pg.Pool | undefined;
+  try {
+    if (!config.databaseUrl) {
+      embedded =
+        (await connectRunningEmbeddedPostgres(config.dataDir)) ??
+        (await startEmbeddedPostgres(config.dataDir, { info: (m) => console.error(m), error: () => {} }));
+    }
+    pool = openPool(config.databaseUrl ?? embedded!.url, { log: { warn: () => {} }, max: 2 });
+    await migrateDatabase(pool);
+    return { pool, embedded };
+  } catch (error) {
+    await pool?.end().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    if (config.databaseUrl) {
+      const { host } = new URL(config.databaseUrl);
+      throw new DatabaseUnavailable(
+        `Cannot open the database at DATABASE_URL (${host}): ${firstLine(error)}. Check that PostgreSQL runs there and accepts this address, or unset DATABASE_URL to use the embedded database in DATA_DIR.`,
+      );
+    }
+    throw new DatabaseUnavailable(
+      `Cannot open the embedded database in ${config.dataDir} (${firstLine(error)}). If npm start is starting on this DATA_DIR, wait until it serves and run this again; otherwise stop it, then run this again (or set DATABASE_URL).`,
+    );
+  }
+}
 
 async function main(command: string | undefined, sub: string | undefined, arg?: string): Promise<number> {
   const seed = command === 'seed' ? parseSeedArgs(process.argv.slice(3)) : undefined;
@@ -42,24 +83,25 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
     command === 'seed' ||
     (command === 'owner' &&
       (sub === 'list' || ((sub === 'add' || sub === 'remove') && /^[^\s@]+@[^\s@]+$/.test(arg ?? '')))) ||
-    (command === 'subscribers' && sub === 'export') ||
+    (command === 'subscribers' && sub === 'export' && process.argv.length <= 5) ||
     (command === 'messages' && sub === 'list');
   if (!known) {
     console.error(USAGE);
     return 64;
   }
   const config = loadConfig();
-  const embedded = config.databaseUrl
-    ? undefined
-    : await startEmbeddedPostgres(config.dataDir, { info: (m) => console.error(m), error: (m) => console.error(m) });
-  const pool = openPool(config.databaseUrl ?? embedded!.url, { log: console, max: 2 });
+  const { pool, embedded } = await openOwnerDatabase(config);
   try {
-    await migrateDatabase(pool);
     const db = openDatabase(pool);
     if (command === 'subscribers') {
-      console.log('email,subscribed_at');
-      for (const row of await activeSubscribers(db))
-        console.log(`${csvField(row.email)},${row.subscribedAt.toISOString()}`);
+      const rows = await activeSubscribers(db);
+      const csv = ['email,subscribed_at', ...rows.map((r) => `${csvField(r.email)},${r.subscribedAt.toISOString()}`)];
+      if (!arg) {
+        console.log(csv.join('\n'));
+        return 0;
+      }
+      await fs.writeFile(arg, `${csv.join('\n')}\n`);
+      console.error(`${rows.length} subscriber(s) written to ${arg}`);
       return 0;
     }
     if (seed) {
@@ -114,7 +156,11 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
 main(process.argv[2], process.argv[3], process.argv[4]).then(
   (code) => process.exit(code),
   (error) => {
-    console.error(error instanceof CatalogContentError || error instanceof ConfigError ? error.message : error);
+    console.error(
+      error instanceof CatalogContentError || error instanceof ConfigError || error instanceof DatabaseUnavailable
+        ? error.message
+        : error,
+    );
     process.exit(1);
   },
 );

@@ -365,3 +365,51 @@ test.describe('security notices', () => {
     await snap('user-panel-profile-sign-in-again');
   });
 });
+
+// At both widths: the toast's place depends on the header's layout.
+test.describe('the Profile tab at both widths', () => {
+  test.use({ allowedConsoleErrors: [/status of 422/] });
+  test("the Profile tab's hint is the rule, refusals read as sentences, and the toast leaves the header clear", async ({
+    page,
+    db,
+    snap,
+  }) => {
+    const user = await createAccount(db, { name: 'Barbara Liskov' });
+    await signInWithPassword(page, user.email, user.password);
+    await expect(page).toHaveURL(/\/user-panel$/);
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    const warning = page.getByTestId('change-password-warning');
+    await changePassword(page, 'abstraction-only');
+    await expect(warning).toHaveText('Password must include a number.');
+    await changePassword(page, 'abstraction1974');
+    await expect(warning).toHaveText('Password must include a symbol (such as - ! ? or #).');
+    await snap('profile-weak-password');
+
+    await changePassword(page, 'abstraction-1974');
+    const toast = page.getByRole('alert').filter({ hasText: 'Password Change Successful' });
+    await expect(toast).toBeVisible();
+    // Every control of the header stays in sight and takes a click while the toast shows.
+    const header = page.locator('header');
+    const controls = [header.getByRole('link', { name: /^Cart/ })];
+    controls.push(
+      (await header.getByRole('button', { name: 'Menu' }).isVisible())
+        ? header.getByRole('button', { name: 'Menu' })
+        : header.getByRole('button', { name: 'Barbara Liskov' }),
+    );
+    const box = (await toast.boundingBox())!;
+    for (const control of controls) {
+      const c = (await control.boundingBox())!;
+      const overlaps =
+        c.x < box.x + box.width && box.x < c.x + c.width && c.y < box.y + box.height && box.y < c.y + c.height;
+      expect(
+        overlaps,
+        `${(await control.getAttribute('aria-label')) ?? (await control.innerText())} under the toast`,
+      ).toBe(false);
+      await control.click({ trial: true, timeout: 1_000 });
+    }
+    const viewport = page.viewportSize()!;
+    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    await page.screenshot({ path: `test-screens/profile-toast-${test.info().project.name}.png` });
+  });
+});

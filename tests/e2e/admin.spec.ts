@@ -87,7 +87,7 @@ test.describe('the owner console', () => {
 
     await signInThroughForm(page, owner);
     const header = await openUserMenu(page, owner.name);
-    await header.getByRole('link', { name: 'Admin' }).click();
+    await header.getByRole('link', { name: 'Admin', exact: true }).click();
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     const figures = page.getByRole('region', { name: 'Figures for the range' });
@@ -320,7 +320,7 @@ test.describe('the console for anyone else', () => {
     await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
     const header = await openUserMenu(page, customer.name);
     await expect(header.getByRole('link', { name: 'User Panel' })).toBeVisible();
-    await expect(header.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+    await expect(header.getByRole('link', { name: 'Admin', exact: true })).toHaveCount(0);
     await snap('admin-not-owner');
     // The buyer's own shop has no console either way.
     expect((await page.request.get(`${ROOT_URL}/admin`)).status()).toBe(404);

@@ -1,5 +1,6 @@
+import type { Page } from '@playwright/test';
 import { CONTACT_TOPICS } from '../../src/common/constants.ts';
-import { expect, readEmail, test } from './fixtures.ts';
+import { expect, loadCatalog, readEmail, test } from './fixtures.ts';
 
 test.describe('contact', () => {
   for (const path of ['/contact', '/support']) {
@@ -153,5 +154,75 @@ test.describe('blog', () => {
     const feed = await request.get('blog/feed.xml');
     expect(feed.headers()['content-type']).toContain('application/rss+xml');
     expect((await feed.text()).match(/<item>/g)!.length).toBeGreaterThanOrEqual(3);
+  });
+
+  /** The shop's header (the cart with its badge, About, Support, Sign in), its footer with the newsletter, and room below the header. */
+  async function expectShopLayout(page: Page, mobile: boolean) {
+    const header = page.locator('header');
+    await expect(header.getByRole('link', { name: /^Cart/ })).toHaveAttribute('href', '/cart');
+    await expect(header.getByTestId('cart-count')).toHaveText('1');
+    if (mobile) await header.getByRole('button', { name: 'Menu', exact: true }).click();
+    for (const [name, href] of [
+      ['About', '/about'],
+      ['Support', '/support'],
+      ['Sign in', '/login'],
+      ['Sign up', '/register'],
+    ]) {
+      await expect(header.getByRole('link', { name, exact: true })).toHaveAttribute('href', href!);
+    }
+    if (mobile) {
+      await page.keyboard.press('Escape');
+      await expect(page.locator('#site-menu')).toBeHidden();
+    }
+    const footer = page.locator('footer');
+    await expect(footer.getByLabel('Email')).toHaveAttribute('type', 'email');
+    await expect(footer.getByRole('button', { name: 'Subscribe' })).toBeVisible();
+    await expect(footer).toContainText('© 2025 Kitshop');
+    const headerBox = (await page.locator('header.site-header').boundingBox())!;
+    const headingBox = (await page.getByRole('heading', { level: 1 }).boundingBox())!;
+    expect(headingBox.y - (headerBox.y + headerBox.height)).toBeGreaterThanOrEqual(24);
+  }
+
+  test("the blog and its posts sit in the shop's layout, and a post reads without JavaScript", async ({
+    page,
+    browser,
+    request,
+    snap,
+  }, testInfo) => {
+    const mobile = testInfo.project.name === 'mobile';
+    const [kit] = (await loadCatalog(request)).kits;
+    await page.goto('/');
+    await page.evaluate(
+      (id) => localStorage.setItem('cart', JSON.stringify({ count: 1, items: { [id]: id } })),
+      kit!.id,
+    );
+
+    const list = await page.goto('/blog');
+    expect(list?.status()).toBe(200);
+    await expect(page).toHaveTitle('Blog — Kitshop');
+    await expectShopLayout(page, mobile);
+    await snap('blog-index');
+
+    const link = page.locator('.post-list h2 a').first();
+    const title = (await link.textContent())!;
+    await link.click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(page).toHaveTitle(`${title} — Kitshop blog`);
+    await expectShopLayout(page, mobile);
+    // The newsletter form of the footer works here as on every other page.
+    await page.route('**/api/subscribe', (route) => route.fulfill({ status: 200, json: {} }));
+    await page.locator('footer').getByLabel('Email').fill('reader@example.com');
+    await page.locator('footer').getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByText('Subscription Successfull')).toBeVisible();
+    await snap('blog-post');
+
+    // Without JavaScript (a crawler, a reader's blocker) the post is all there, in the shop's colours.
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: page.viewportSize()! });
+    const bare = await context.newPage();
+    await bare.goto(page.url());
+    await expect(bare.getByRole('heading', { level: 1 })).toHaveText(title);
+    expect((await bare.locator('article').innerText()).length).toBeGreaterThan(2000);
+    await expect(bare.getByRole('link', { name: '← All posts' })).toBeVisible();
+    await context.close();
   });
 });

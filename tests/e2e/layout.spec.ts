@@ -93,6 +93,80 @@ test.describe('header', () => {
     await expect(menu).toBeHidden();
   });
 
+  test("the phone menu lists the kits and the blog and shows the account's items at once; the bar from 992 px stays as it was", async ({
+    page,
+    request,
+    signIn,
+    snap,
+  }, testInfo) => {
+    const { kits } = await loadCatalog(request);
+    const header = page.locator('header');
+    await page.goto('/');
+    if (isMobile(testInfo.project.name)) {
+      await header.getByRole('button', { name: 'Menu', exact: true }).click();
+      await expect(header.getByRole('link', { name: 'Kits', exact: true })).toHaveAttribute('href', '/#kits');
+      for (const kit of kits) {
+        await expect(header.getByRole('link', { name: kit.title, exact: true })).toHaveAttribute(
+          'href',
+          `/product/${kit.sef_id}`,
+        );
+      }
+      await expect(header.getByRole('link', { name: 'Blog', exact: true })).toHaveAttribute('href', '/blog');
+      await snap('mobile-menu-kits');
+      await header.getByRole('link', { name: kits[0]!.title, exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1, name: kits[0]!.title })).toBeVisible();
+      await expect(page.locator('#site-menu')).toBeHidden();
+
+      await signIn('Grace Hopper');
+      await page.goto('/');
+      await header.getByRole('button', { name: 'Menu', exact: true }).click();
+      // No second tap on the name: the account's items are there as the menu opens.
+      await expect(header.getByRole('link', { name: 'User Panel' })).toBeVisible();
+      await expect(header.getByRole('link', { name: 'Exit' })).toHaveAttribute('href', '/exit');
+      await snap('mobile-menu-account');
+      await header.getByRole('link', { name: 'User Panel' }).click();
+      await expect(page).toHaveURL(/\/user-panel$/);
+      await expect(page.locator('#site-menu')).toBeHidden();
+    } else {
+      // The bar is unchanged: no kit or blog links in it, and the account's items in the name's dropdown.
+      await expect(header.getByRole('link', { name: 'About' })).toBeVisible();
+      await expect(header.getByRole('link', { name: 'Blog', exact: true })).toHaveCount(0);
+      await expect(header.getByRole('link', { name: 'Kits', exact: true })).toHaveCount(0);
+      for (const kit of kits) await expect(header.getByRole('link', { name: kit.title, exact: true })).toHaveCount(0);
+      await signIn('Grace Hopper');
+      await page.goto('/');
+      await expect(header.getByRole('button', { name: 'Grace Hopper' })).toBeVisible();
+      await expect(header.getByRole('link', { name: 'User Panel' })).toHaveCount(0);
+      await header.getByRole('button', { name: 'Grace Hopper' }).click();
+      await expect(header.getByRole('link', { name: 'User Panel' })).toBeVisible();
+      const menu = (await header.locator('.dropdown-menu').boundingBox())!;
+      const name = (await header.getByRole('button', { name: 'Grace Hopper' }).boundingBox())!;
+      const bar = (await header.boundingBox())!;
+      // A dropdown floating below the name, over the page, not items in the bar's flow.
+      expect(menu.y).toBeGreaterThanOrEqual(name.y + name.height);
+      expect(menu.y + menu.height).toBeGreaterThan(bar.y + bar.height);
+      await page.keyboard.press('Escape');
+      await expect(header.getByRole('link', { name: 'User Panel' })).toHaveCount(0);
+    }
+  });
+
+  test('a phone menu left open closes when the window grows to 992 px: the bar gets its dropdown back', async ({
+    page,
+    signIn,
+  }, testInfo) => {
+    test.skip(!isMobile(testInfo.project.name), 'the phone layout');
+    await signIn('Grace Hopper');
+    await page.goto('/');
+    const header = page.locator('header');
+    await header.getByRole('button', { name: 'Menu', exact: true }).click();
+    await expect(header.getByRole('link', { name: 'User Panel' })).toBeVisible();
+    await page.setViewportSize({ width: 1200, height: 844 });
+    await expect(page.locator('.offcanvas-backdrop')).toHaveCount(0);
+    await expect(header.getByRole('link', { name: 'User Panel' })).toHaveCount(0);
+    await header.getByRole('button', { name: 'Grace Hopper' }).click();
+    await expect(header.getByRole('link', { name: 'User Panel' })).toBeVisible();
+  });
+
   test('at 992 px and wider the links sit in the bar', async ({ page }, testInfo) => {
     test.skip(isMobile(testInfo.project.name), 'the desktop layout');
     await page.goto('/');

@@ -44,7 +44,14 @@ export const ResetPasswordSchema = z
   })
   .refine(...confirmed);
 
-export const ChangePasswordSchema = z.object({ password, password_confirmation: confirmation }).refine(...confirmed);
+/** The Profile tab's rule, which its hint states: at least 8 characters, including a number and a symbol. */
+const profilePassword = password
+  .regex(/\p{N}/u, 'Password must include a number.')
+  .regex(/[^\p{L}\p{N}]/u, 'Password must include a symbol (such as - ! ? or #).');
+
+export const ChangePasswordSchema = z
+  .object({ password: profilePassword, password_confirmation: confirmation })
+  .refine(...confirmed);
 
 export const VerifyEmailQuerySchema = z.object({
   token: z.string().min(1).max(200),
@@ -79,6 +86,10 @@ export const PurchaseItemSchema = z.object({
   sef_id: z.string(),
   title: z.string(),
   spot: z.string(),
+  /** The kit is on the store (its product page exists); false once an owner hid it or it left the catalog. */
+  listed: z.boolean(),
+  /** Its documentation pages exist (`/docs/{sef_id}`): it has docs and is listed. */
+  documentation: z.boolean(),
   /** The version a download gives now, and its release day (YYYY-MM-DD). */
   version: z.string().nullable(),
   released_on: z.string().nullable(),

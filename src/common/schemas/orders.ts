@@ -30,3 +30,14 @@ export const SandboxPaySchema = z.object({
   order_id: z.string().min(1).max(64),
   card_number: z.string().max(40),
 });
+
+/** `GET /api/orders/{order_id}`: one of the buyer's own orders. */
+export const OrderParamsSchema = z.object({ order_id: z.string().min(1).max(64) });
+
+/** The order's status and its kits as sold (id and title copied at checkout). */
+export const OrderResponseSchema = z.object({
+  order_id: z.string(),
+  status: z.enum(['pending', 'paid', 'partially_refunded', 'refunded', 'flagged']),
+  items: z.array(z.object({ id: z.number().int(), title: z.string() })),
+});
+export type OrderResponse = z.output<typeof OrderResponseSchema>;

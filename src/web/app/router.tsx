@@ -2,7 +2,19 @@ import { createBrowserRouter } from 'react-router';
 import { NotFoundPage } from '../components/not-found-page.tsx';
 import { HomePage } from '../features/catalog/home-page.tsx';
 import { clientConfig } from '../lib/initial-data.ts';
+import { serverPage } from '../lib/server-page.ts';
 import { RootLayout } from './layouts/root-layout.tsx';
+
+/**
+ * Shown while the first screen's code arrives: the page the server rendered (a blog page, which
+ * stays on screen until the app shows it in its layout), or nothing (the app's screens are not
+ * rendered by the server).
+ */
+function FirstLoad() {
+  return serverPage ? (
+    <div style={{ display: 'contents' }} dangerouslySetInnerHTML={{ __html: serverPage.root }} />
+  ) : null;
+}
 
 /**
  * Every screen. The home page ships in the first load; every other screen is its own chunk.
@@ -12,8 +24,7 @@ export const router = createBrowserRouter(
   [
     {
       Component: RootLayout,
-      // Nothing to show while a lazy screen's code arrives on the first load (no server rendering).
-      HydrateFallback: () => null,
+      HydrateFallback: FirstLoad,
       children: [
         { index: true, Component: HomePage },
         {
@@ -94,6 +105,11 @@ export const router = createBrowserRouter(
         {
           path: 'licence',
           lazy: () => import('../features/library/licence-page.tsx').then((m) => ({ Component: m.LicencePage })),
+        },
+        // The blog: pages the server renders (GET /blog, /blog/:slug), shown in this layout.
+        {
+          path: 'blog/*',
+          lazy: () => import('../features/content/blog-page.tsx').then((m) => ({ Component: m.BlogPage })),
         },
         // The owner console (issue 11); the module exports `Component`.
         { path: 'admin/*', lazy: () => import('../features/admin/admin-route.tsx') },

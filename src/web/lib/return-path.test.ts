@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStorage, refusingStorage as refusing } from '../../../tests/setup/storage-doubles.ts';
 import {
   clearReturnPath,
   clearReturnPathIfAt,
@@ -10,6 +9,7 @@ import {
   setReturnPath,
   takeReturnPath,
 } from './return-path.ts';
+import { memoryStorage, refusingStorage as refusing } from './storage-doubles.ts';
 
 describe('returnPath', () => {
   it("stores a path under 'returnPath' without a leading slash", () => {

@@ -529,6 +529,15 @@ describe('change password', () => {
       password_confirmation: 'other',
     });
     expect(mismatch.statusCode).toBe(422);
+    // The Profile tab's hint is the rule: at least 8 characters, including a number and a symbol.
+    for (const [weak, message] of [
+      ['new-secret', 'password: Password must include a number.'],
+      ['newsecret123', 'password: Password must include a symbol (such as - ! ? or #).'],
+      ['n-1', 'password: Password must be at least 8 characters.'],
+    ]) {
+      const refused = await here.post('/api/changePassword', { password: weak, password_confirmation: weak });
+      expect([refused.statusCode, refused.json()], weak).toEqual([422, { message }]);
+    }
     const ok = await here.post('/api/changePassword', {
       password: 'new-secret-123',
       password_confirmation: 'new-secret-123',
@@ -591,7 +600,9 @@ describe('purchases', () => {
       kits[1].id,
     ]);
     expect((await browser.post('/api/purchases')).json()).toEqual({
-      items: [{ ...kits[0], version: '1.1.0', released_on: '2025-08-01', updated: false }],
+      items: [
+        { ...kits[0], listed: true, documentation: true, version: '1.1.0', released_on: '2025-08-01', updated: false },
+      ],
     });
   });
 });

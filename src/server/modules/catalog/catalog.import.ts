@@ -7,7 +7,7 @@ import { kitUpdateMail, type MailContext } from '../../integrations/mail/templat
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { findContacts } from '../accounts/accounts.service.ts';
 import { kitOwnerIds } from '../library/library.service.ts';
-import { buildArchive, CatalogContentError, type KitRecord, readCatalog } from './catalog.read.ts';
+import { archiveRoot, buildArchive, CatalogContentError, type KitRecord, readCatalog } from './catalog.read.ts';
 import { CATALOG_CHANNEL } from './catalog.service.ts';
 
 export type ImportReport = { created: string[]; updated: string[]; unchanged: string[]; removed: string[] };
@@ -71,7 +71,7 @@ export async function importCatalog(
   const problems: string[] = [];
   for (const record of records) {
     const { version, releasedOn, sourceDir } = record.release;
-    const bytes = await buildArchive(sourceDir, `${record.sefId}-${version}`, releasedOn);
+    const bytes = await buildArchive(sourceDir, archiveRoot(record.sefId, version), releasedOn);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const before = releasedSha.get(`${record.sefId}@${version}`);
     if (before && before !== sha256) {

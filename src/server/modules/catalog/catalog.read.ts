@@ -58,6 +58,15 @@ export async function buildArchive(sourceDir: string, rootName: string, released
   return zipSync(entries);
 }
 
+/** The folder a kit's archive unpacks into (`unzip <root>.zip` gives `<root>/`), as downloads name the file. */
+export const archiveRoot = (sefId: string, version: string) => `${sefId}-${version}`;
+
+/** A setup guide's `unzip <file> && cd <folder>` line, if it has one. */
+export function guideUnpackCommand(setupMarkdown: string): { zip: string; folder: string } | undefined {
+  const match = /^unzip\s+(\S+)\s*&&\s*cd\s+(\S+?)\/?\s*$/m.exec(setupMarkdown);
+  return match ? { zip: match[1]!, folder: match[2]! } : undefined;
+}
+
 const REQUIRED_SETUP_SECTIONS = ['Quick Start', 'How to Modify'];
 const CHANGELOG_HEADING = /^## (\d+\.\d+\.\d+) - (\d{4}-\d{2}-\d{2})\s*$/m;
 
@@ -108,17 +117,26 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     problems,
   );
 
-  let setupHtml = '';
+  let setup: string | undefined;
   try {
-    const setup = await fs.readFile(path.join(dir, 'setup.md'), 'utf8');
-    for (const section of REQUIRED_SETUP_SECTIONS) {
-      if (!new RegExp(`^## ${section}\\s*$`, 'm').test(setup))
-        problems.push(`${rel}/setup.md: needs a "## ${section}" section`);
-    }
-    setupHtml = renderMarkdown(setup);
+    setup = await fs.readFile(path.join(dir, 'setup.md'), 'utf8');
   } catch {
     problems.push(`${rel}/setup.md: file is missing`);
   }
+  for (const section of setup === undefined ? [] : REQUIRED_SETUP_SECTIONS) {
+    if (!new RegExp(`^## ${section}\\s*$`, 'm').test(setup!))
+      problems.push(`${rel}/setup.md: needs a "## ${section}" section`);
+  }
+  // The guide's unpack command must name the file a download gets and the folder it unpacks into.
+  const unpack = setup === undefined ? undefined : guideUnpackCommand(setup);
+  if (unpack && meta) {
+    const root = archiveRoot(sefId, meta.version);
+    if (unpack.zip !== `${root}.zip` || unpack.folder !== root)
+      problems.push(
+        `${rel}/setup.md: "unzip ${unpack.zip} && cd ${unpack.folder}" must read "unzip ${root}.zip && cd ${root}" (the archive of version ${meta.version} unpacks into ${root}/)`,
+      );
+  }
+  const setupHtml = setup === undefined ? '' : renderMarkdown(setup);
 
   const docs: KitDocPage[] = [];
   const docsDir = path.join(dir, 'docs');

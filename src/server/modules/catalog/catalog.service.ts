@@ -109,6 +109,9 @@ const kitsWithNewestVersion = (db: Pick<Database, 'select'>, where: SQL) =>
       sefId: kits.sefId,
       title: kits.title,
       spot: kits.spot,
+      /** On the store now (product page and docs served): in the content and not hidden by an owner. */
+      listed: sql<boolean>`(${kits.active} AND ${kits.hiddenAt} IS NULL)`,
+      hasDocs: sql<boolean>`(jsonb_array_length(${kits.docs}) > 0)`,
       versionId: kitVersions.id,
       version: kitVersions.version,
       releasedOn: kitVersions.releasedOn,

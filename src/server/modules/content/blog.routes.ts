@@ -1,20 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { longDate } from '../../../common/dates.ts';
 import type { Config } from '../../config.ts';
-import { htmlPage } from '../../http/html-page.ts';
+import type { SendStorePage } from '../../http/html-page.ts';
 import { escapeHtml } from '../../lib/escape.ts';
 import type { BlogPost } from './blog.service.ts';
 
 /**
- * The blog, rendered by the server (not the single-page app): the list, each post, the RSS feed,
- * and the latest post's teaser fragment the home page inserts.
+ * The blog, rendered by the server: the list and each post (sent through `sendPage`, in the shop's
+ * layout: the app shows the server's HTML between its header and footer, and readers without
+ * JavaScript and crawlers get the whole text), the RSS feed, and the latest post's teaser
+ * fragment the home page inserts.
  */
-export function registerBlogRoutes(app: FastifyInstance, deps: { config: Config; posts: BlogPost[] }): void {
-  const { config, posts } = deps;
+export function registerBlogRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; posts: BlogPost[]; sendPage: SendStorePage },
+): void {
+  const { config, posts, sendPage } = deps;
   const base = config.basePath;
   const postUrl = (p: BlogPost) => `${base}/blog/${p.slug}`;
+  /** The blog's column inside the shop's layout (styled by the web app's blog screen). */
+  const column = (html: string) => `<div class="container blog-page">${html}</div>`;
 
-  app.get('/blog', async (_request, reply) => {
+  app.get('/blog', async (request, reply) => {
     const list = posts
       .map(
         (p) =>
@@ -23,16 +30,13 @@ export function registerBlogRoutes(app: FastifyInstance, deps: { config: Config;
       .join('\n');
     const body = `<h1>Blog</h1><p class="meta">How the kits are built, what changed in them, and how to get the most out of them. <a href="${base}/blog/feed.xml">RSS feed</a></p>
 ${posts.length ? `<ul class="post-list">${list}</ul>` : '<p class="notice">No posts yet.</p>'}`;
-    return reply.type('text/html; charset=utf-8').send(
-      htmlPage({
-        basePath: base,
-        title: 'Blog — Kitshop',
-        description: 'Articles about building and shipping with Kitshop starter kits.',
-        canonical: `${config.publicUrl}/blog`,
-        body,
-        head: `<link rel="alternate" type="application/rss+xml" title="Kitshop blog" href="${base}/blog/feed.xml">`,
-      }),
-    );
+    return sendPage(request, reply, {
+      title: 'Blog — Kitshop',
+      description: 'Articles about building and shipping with Kitshop starter kits.',
+      canonical: `${config.publicUrl}/blog`,
+      html: column(body),
+      head: `<link rel="alternate" type="application/rss+xml" title="Kitshop blog" href="${base}/blog/feed.xml">`,
+    });
   });
 
   app.get('/blog/feed.xml', async (_request, reply) => {
@@ -78,25 +82,22 @@ ${items}
     const { slug } = request.params as { slug: string };
     const p = posts.find((post) => post.slug === slug);
     if (!p) {
-      return reply
-        .status(404)
-        .type('text/html; charset=utf-8')
-        .send(
-          htmlPage({
-            basePath: base,
-            title: 'Post not found — Kitshop',
-            body: `<h1>404</h1><p>This post does not exist. <a href="${base}/blog">All posts</a></p>`,
-          }),
-        );
+      return sendPage(request, reply, {
+        status: 404,
+        title: 'Post not found — Kitshop',
+        description: 'This post does not exist.',
+        canonical: null,
+        html: column(`<h1>404</h1><p>This post does not exist. <a href="${base}/blog">All posts</a></p>`),
+      });
     }
-    return reply.type('text/html; charset=utf-8').send(
-      htmlPage({
-        basePath: base,
-        title: `${p.title} — Kitshop blog`,
-        description: p.excerpt,
-        canonical: `${config.publicUrl}/blog/${p.slug}`,
-        body: `<article><h1>${escapeHtml(p.title)}</h1><p class="meta"><time datetime="${p.date}">${longDate(p.date)}</time></p>${p.html}</article><p><a href="${base}/blog">← All posts</a></p>`,
-      }),
-    );
+    return sendPage(request, reply, {
+      title: `${p.title} — Kitshop blog`,
+      description: p.excerpt,
+      canonical: `${config.publicUrl}/blog/${p.slug}`,
+      type: 'article',
+      html: column(
+        `<article><h1>${escapeHtml(p.title)}</h1><p class="meta"><time datetime="${p.date}">${longDate(p.date)}</time></p><div class="prose">${p.html}</div></article><p class="blog-back"><a href="${base}/blog">← All posts</a></p>`,
+      ),
+    });
   });
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantKits } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, signedInClient, signedInOwner } from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { createLocalStorage } from '../../integrations/storage/storage.ts';
@@ -199,11 +200,40 @@ describe('versions', () => {
   it("keeps a kit that left the catalog in its owner's purchases, item page and downloads", async () => {
     await t.pool.query('UPDATE kits SET active = false WHERE id = $1', [alpha.id]);
     try {
-      expect((await owner.post('/api/purchases')).json().items).toMatchObject([{ id: alpha.id, version: '1.2.0' }]);
+      expect((await owner.post('/api/purchases')).json().items).toMatchObject([
+        { id: alpha.id, version: '1.2.0', listed: false, documentation: false },
+      ]);
       expect((await owner.post('/api/item/alpha-kit')).json()).toMatchObject({ title: 'Alpha Kit' });
       expect((await owner.get(`/download/${alpha.id}`)).statusCode).toBe(200);
     } finally {
       await t.pool.query('UPDATE kits SET active = true WHERE id = $1', [alpha.id]);
+    }
+  });
+
+  it("says which of a purchase's pages exist: docs only for a kit with docs, neither for a hidden kit", async () => {
+    const items = async () =>
+      Object.fromEntries(
+        (await owner.post('/api/purchases')).json().items.map((i: { sef_id: string }) => [i.sef_id, i]),
+      );
+    const { rows } = await t.pool.query("SELECT id FROM kits WHERE sef_id = 'beta-kit'");
+    await grantKits(t.pool, ownerId, [rows[0].id]);
+    expect(await items()).toMatchObject({
+      'alpha-kit': { listed: true, documentation: true },
+      'beta-kit': { listed: true, documentation: false },
+    });
+    // The pages those flags stand for answer as promised.
+    expect((await owner.get('/api/docs/alpha-kit')).statusCode).toBe(200);
+    expect((await owner.get('/api/docs/beta-kit')).statusCode).toBe(404);
+    await t.pool.query('UPDATE kits SET hidden_at = now() WHERE id = $1', [alpha.id]);
+    t.catalog.invalidate();
+    try {
+      expect((await items())['alpha-kit']).toMatchObject({ listed: false, documentation: false });
+      expect((await owner.get('/api/docs/alpha-kit')).statusCode).toBe(404);
+      expect((await owner.post('/api/product/alpha-kit')).statusCode).toBe(404);
+      expect((await owner.get(`/download/${alpha.id}`)).statusCode).toBe(200);
+    } finally {
+      await t.pool.query('UPDATE kits SET hidden_at = NULL WHERE id = $1', [alpha.id]);
+      t.catalog.invalidate();
     }
   });
 

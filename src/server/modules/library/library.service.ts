@@ -36,6 +36,8 @@ export async function listPurchases(db: Database, userId: number): Promise<Purch
       sef_id: kit.sefId,
       title: kit.title,
       spot: kit.spot,
+      listed: kit.listed,
+      documentation: kit.listed && kit.hasDocs,
       version: kit.version,
       released_on: kit.releasedOn,
       updated: kit.importedAt !== null && lastDownloadAt !== null && kit.importedAt > lastDownloadAt,

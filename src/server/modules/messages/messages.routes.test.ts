@@ -1,6 +1,6 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../../tests/setup/client.ts';
+import { createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { startSmtpOutage, startSmtpServer } from '../../../../tests/setup/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { CONTACT_TOPICS } from '../../../common/schemas/messages.ts';
@@ -189,6 +189,40 @@ describe('blog', () => {
     expect(post.body).toContain('<a href="/product/alpha-kit">link</a>');
     expect(post.body).not.toContain('<script>alert');
     expect((await t.app.inject({ method: 'GET', url: '/blog/nope' })).statusCode).toBe(404);
+  });
+
+  it("serves the list and each post inside the shop's page shell, with the text in the page and the blog's head", async () => {
+    const rootHtml = (body: string) =>
+      /<div id="root">([\s\S]*)<\/div>\s*<script type="application\/json" id="initial-data">/.exec(body)?.[1];
+    const { client: browser, user } = await signedInClient(t.app, t.pool, { name: 'Ada Reader' });
+    const post = await browser.get('/blog/older-post');
+    expect(post.statusCode).toBe(200);
+    expect(post.headers['cache-control']).toBe('no-store');
+    // The app's initial data (the header's account, the newsletter's CSRF token) ...
+    const data = JSON.parse(/id="initial-data">(.*?)<\/script>/.exec(post.body)![1]!);
+    expect(data).toMatchObject({ path: '/blog/older-post', user: { id: user.id, name: 'Ada Reader' } });
+    expect(data.csrf.length).toBeGreaterThan(20);
+    // ... and the post itself inside #root, for readers without JavaScript and for crawlers.
+    const root = rootHtml(post.body)!;
+    expect(root).toContain('<main id="main"><div class="container blog-page"><article><h1>The older post</h1>');
+    expect(root).toContain('<a href="/product/alpha-kit">link</a>');
+    expect(root).toContain('<code>s.replace(re, &#39;$&amp;&#39;)</code>');
+    expect(post.body).toContain('<title>The older post — Kitshop blog</title>');
+    expect(post.body).toContain('<meta name="description" content="An older post about the alpha kit.">');
+    expect(post.body).toContain('<link rel="canonical" href="http://shop.test/blog/older-post">');
+    expect(post.body).toContain('<meta property="og:type" content="article">');
+
+    const list = await browser.get('/blog');
+    expect(rootHtml(list.body)).toContain('<ul class="post-list">');
+    expect(list.body).toContain('<link rel="canonical" href="http://shop.test/blog">');
+    expect(list.body).toContain(
+      '<link rel="alternate" type="application/rss+xml" title="Kitshop blog" href="/blog/feed.xml">',
+    );
+
+    const missing = await browser.get('/blog/nope');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('<meta name="robots" content="noindex">');
+    expect(rootHtml(missing.body)).toContain('This post does not exist.');
   });
 
   it('serves the latest post as an escaped HTML fragment and an RSS feed', async () => {

@@ -131,6 +131,37 @@ describe('POST /api/cart', () => {
   });
 });
 
+describe('GET /api/orders/:order_id', () => {
+  it("answers the buyer's own order with its kits as sold, pending and then paid", async () => {
+    const { browser } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id, kits[1]!.id]);
+    const pending = await browser.get(`/api/orders/${order_id}`);
+    expect(pending.statusCode).toBe(200);
+    expect(pending.json()).toEqual({
+      order_id,
+      status: 'pending',
+      items: [
+        { id: kits[0]!.id, title: 'Alpha Kit' },
+        { id: kits[1]!.id, title: expect.any(String) },
+      ],
+    });
+    expect((await sandboxPay(browser, order_id)).statusCode).toBe(200);
+    expect((await browser.get(`/api/orders/${order_id}`)).json().status).toBe('paid');
+  });
+
+  it("answers 404 to someone else's order or an unknown one, and 401 signed out", async () => {
+    const { browser } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const other = await buyer();
+    const refused = await other.browser.get(`/api/orders/${order_id}`);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toEqual({ message: 'We could not find that order.' });
+    expect((await browser.get(`/api/orders/ord_${'0'.repeat(24)}`)).statusCode).toBe(404);
+    expect((await browser.get(`/api/orders/${'x'.repeat(65)}`)).statusCode).toBe(404);
+    expect((await (await createClient(t.app)).get(`/api/orders/${order_id}`)).statusCode).toBe(401);
+  });
+});
+
 describe('POST /api/webhooks/paddle', () => {
   it('fulfils a valid transaction.completed: order paid, kits owned, confirmation mailed', async () => {
     const { browser, user } = await buyer();

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { CartRequestSchema } from '../../../common/schemas/orders.ts';
+import { CartRequestSchema, OrderParamsSchema, type OrderResponse } from '../../../common/schemas/orders.ts';
 import type { Config } from '../../config.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
+import { requireUser } from '../../http/session.ts';
 import { EventFormatError, readPaddleEvent } from '../../integrations/payments/events.ts';
 import { verifyPaddleSignature } from '../../integrations/payments/signature.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { createPaymentEventQueue } from './fulfilment.service.ts';
-import { checkOutCart, priceCart } from './orders.service.ts';
+import { checkOutCart, findBuyerOrder, priceCart } from './orders.service.ts';
 
 export type OrdersDeps = {
   db: Database;
@@ -27,6 +28,19 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
     if (input.checkout && !user)
       throw new AppError('forbidden', 'Your session has expired. Please login to continue checkout.');
     return user && input.checkout ? checkOutCart(deps, input.products, user) : priceCart(deps, input.products, user);
+  });
+
+  // The buyer's own order and its kits as sold: the success screen waits for them in the purchases.
+  app.get('/api/orders/:order_id', async (request): Promise<OrderResponse> => {
+    const user = await requireUser(request);
+    const { order_id } = parseInput(OrderParamsSchema, request.params, 'not_found');
+    const found = await findBuyerOrder(deps.db, order_id, user.id);
+    if (!found) throw new AppError('not_found', 'We could not find that order.');
+    return {
+      order_id: found.order.publicId,
+      status: found.order.status,
+      items: found.items.map((item) => ({ id: item.kitId, title: item.title })),
+    };
   });
 
   // Paddle calls this: no CSRF token, the signature on the raw body is the proof.

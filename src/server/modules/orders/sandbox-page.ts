@@ -15,10 +15,12 @@ function orderBody(found: SandboxOrder | undefined): string {
   return `<ul class="lines">${found.items.map((i) => `<li><span>${escapeHtml(i.title)}</span><span>${usd(i.priceCents)}</span></li>`).join('')}</ul>
 <p class="total"><span>Total</span><span>${usd(found.order.totalCents)}</span></p>
 <form id="pay" novalidate>
-  <label for="card">Card number</label>
-  <input id="card" name="card" inputmode="numeric" autocomplete="off" placeholder="4242 4242 4242 4242" required>
-  <div class="row"><div><label for="exp">Expiry</label><input id="exp" placeholder="12/34" value="12/34"></div>
-  <div><label for="cvc">CVC</label><input id="cvc" placeholder="123" value="123"></div></div>
+  <div class="fields">
+  <div class="field card"><label for="card">Card number</label>
+  <input id="card" name="card" inputmode="numeric" autocomplete="off" placeholder="4242 4242 4242 4242" required></div>
+  <div class="field"><label for="exp">Expiry</label><input id="exp" placeholder="12/34" value="12/34"></div>
+  <div class="field"><label for="cvc">CVC</label><input id="cvc" placeholder="123" value="123"></div>
+  </div>
   <p id="message" class="error" role="alert" hidden></p>
   <button type="submit">Pay</button>
   <p class="hint">Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined.</p>

@@ -2,7 +2,9 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router';
 import { SITE_NAME } from '../../../common/site.ts';
 import { Icon } from '../../components/icon.tsx';
+import { useKits } from '../../features/catalog/catalog-api.ts';
 import { useCart } from '../../lib/cart/use-cart.ts';
+import { appUrl } from '../../lib/initial-data.ts';
 import { useCurrentUser } from '../session.ts';
 
 // Only signed-in visitors load the dropdown (and its positioning code).
@@ -10,9 +12,12 @@ const UserMenu = lazy(() => import('./user-menu.tsx'));
 
 const SLIDE_MS = 300;
 
+const DESKTOP = '(min-width: 992px)';
+
 /**
  * Below 992 px the links move into Bootstrap's off-canvas panel (`offcanvas-lg`), which slides
- * in over 300 ms; above it they sit in the bar. Escape, the backdrop and the close button close it.
+ * in over 300 ms; above it they sit in the bar. Escape, the backdrop, the close button and a
+ * window grown to 992 px close it.
  */
 function useMobileMenu() {
   const [state, setState] = useState<'closed' | 'opening' | 'open' | 'closing'>('closed');
@@ -41,19 +46,59 @@ function useMobileMenu() {
       return () => document.removeEventListener('keydown', onKey);
     }
   }, [state, close]);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const desktop = window.matchMedia(DESKTOP);
+    const onChange = () => desktop.matches && setState('closed');
+    desktop.addEventListener('change', onChange);
+    return () => desktop.removeEventListener('change', onChange);
+  }, []);
   const classes = { closed: '', opening: 'showing', open: 'show', closing: 'show hiding' }[state];
   return { state, open, close, classes, toggler, panel };
+}
+
+/**
+ * The phone menu's own entries (hidden from 992 px, where the bar stays as it is): each kit's
+ * product page, asked for once the menu opens, and the blog (a server-rendered page, so a plain link).
+ */
+function PhoneMenuEntries({ open }: { open: boolean }) {
+  const { data: kits } = useKits(open);
+  return (
+    <>
+      <li className="nav-item d-lg-none menu-group">
+        <Link to="/#kits" className="nav-link menu-group-title">
+          Kits
+        </Link>
+        {kits && kits.length > 0 && (
+          <ul className="list-unstyled menu-group-links">
+            {kits.map((kit) => (
+              <li key={kit.id}>
+                <NavLink to={`/product/${kit.sef_id}`} className="nav-link">
+                  {kit.title}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </li>
+      <li className="nav-item d-lg-none">
+        <a href={appUrl('/blog')} className="nav-link">
+          Blog
+        </a>
+      </li>
+    </>
+  );
 }
 
 export function Header() {
   const user = useCurrentUser();
   const cart = useCart();
   const menu = useMobileMenu();
-  const { pathname } = useLocation();
+  const { key } = useLocation();
   const { close } = menu;
-  // A route change closes the menu.
+  // Any navigation closes the menu (also /#kits from the home page, whose path stays the same).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
-  useEffect(() => close(), [pathname, close]);
+  useEffect(() => close(), [key, close]);
   const visible = menu.state !== 'closed';
 
   return (
@@ -99,6 +144,7 @@ export function Header() {
           </div>
           <div className="offcanvas-body">
             <ul className="navbar-nav ms-auto align-items-lg-center">
+              <PhoneMenuEntries open={visible} />
               <li className="nav-item">
                 <NavLink to="/about" className="nav-link">
                   About
@@ -112,7 +158,8 @@ export function Header() {
               {user ? (
                 <li className="nav-item dropdown">
                   <Suspense fallback={<span className="nav-link">{user.name || 'User'}</span>}>
-                    <UserMenu name={user.name} />
+                    {/* In the phone menu its items show at once: one tap away, not in a second dropdown. */}
+                    <UserMenu name={user.name} pinned={visible} />
                   </Suspense>
                 </li>
               ) : (

@@ -3,11 +3,14 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../session.ts';
 
-/** The signed-in menu: labelled with the user's name (or 'User'), with User Panel, Admin (owners) and Exit. */
-export default function UserMenu({ name }: { name: string }) {
+/**
+ * The signed-in menu: labelled with the user's name (or 'User'), with User Panel, Admin (owners) and
+ * Exit. `pinned` (the open phone menu): the items stay shown below the name, in the panel's flow.
+ */
+export default function UserMenu({ name, pinned = false }: { name: string; pinned?: boolean }) {
   const owner = useCurrentUser()?.owner === true;
   return (
-    <Dropdown as="div" align="end">
+    <Dropdown as="div" align="end" {...(pinned ? { show: true } : {})}>
       <Dropdown.Toggle as="button" className="nav-link btn btn-link" id="user-menu">
         {name || 'User'}
       </Dropdown.Toggle>

@@ -10,6 +10,7 @@ import type {
 } from '../../../common/schemas/accounts.ts';
 import { ApiError, apiGetWithCsrf, apiPost } from '../../lib/api.ts';
 import { appUrl } from '../../lib/initial-data.ts';
+import { messageForPeople } from '../../lib/server-message.ts';
 
 // Bodies and answers are the shared schemas' input and output types (src/common/schemas).
 
@@ -37,10 +38,12 @@ export const googleSignInUrl = (returnPath: string | null) =>
   appUrl(`/google/redirect?returnPath=${encodeURIComponent(returnPath ?? '')}`);
 
 /**
- * The server's own message for a failed call, or the screen's fallback when there is none (a
- * network failure, or a response without a JSON message, which ApiError reports as 'Request failed').
+ * The server's own message for a failed call, as a sentence for people (without the field name the
+ * API puts first), or the screen's fallback when there is none (a network failure, or a response
+ * without a JSON message, which ApiError reports as 'Request failed').
  */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.message && error.message !== 'Request failed') return error.message;
+  if (error instanceof ApiError && error.message && error.message !== 'Request failed')
+    return messageForPeople(error.message);
   return fallback;
 }

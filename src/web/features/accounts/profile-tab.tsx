@@ -10,9 +10,11 @@ import { changePassword, errorMessage } from './accounts-api.ts';
 
 /**
  * The user panel's Profile tab: change the password. Both fields are required and must match
- * (checked here with the spec's messages); the length hint is advice, not a rule on this page
- * (so ChangePasswordSchema, which the server applies, is not run here). A refusal shows the server's message, a failed connection a network message. The server
- * answers 403 when the sign-in is not recent enough: then a link signs in again and comes back.
+ * (checked here with the spec's messages). The hint's rule (8 characters, a number and a symbol) is
+ * the server's (ChangePasswordSchema); the spec has the page send without enforcing it, so a weak
+ * password comes back as the server's sentence in the warning. A failed connection shows a network
+ * message. The server answers 403 when the sign-in is not recent enough: then a link signs in again
+ * and comes back.
  */
 export function ProfileTab() {
   const toast = useToast();

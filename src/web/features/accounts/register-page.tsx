@@ -6,7 +6,8 @@ import { Field } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
-import { takeReturnPath } from '../../lib/return-path.ts';
+import { rememberPendingActivation } from '../../lib/pending-activation.ts';
+import { getReturnPath, takeReturnPath } from '../../lib/return-path.ts';
 import { EmailField, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
 
@@ -18,6 +19,8 @@ const CHECK_EMAIL = 'Your account has been created. Please check your email to a
  * Sign up. A missing field shows 'All fields are required.' and, as the spec says, the request is
  * still sent (the server's answer then shows beside it). On success: a toast, a green message
  * asking to activate the account from the e-mail, and after 1 s the return path (cleared) or home.
+ * A sign-up with a return path (from the checkout) is remembered as pending activation, so that
+ * screen can say what to do next and the mailed link brings the buyer back to it.
  */
 export function RegisterPage() {
   useScreenTitleAndPageView('/register');
@@ -48,8 +51,11 @@ export function RegisterPage() {
     setWarning(null);
     setBusy(true);
     try {
-      const response = await register(check.ok ? check.data : { name: name.trim(), email: email.trim(), password });
+      const payload = check.ok ? check.data : { name: name.trim(), email: email.trim(), password };
+      const response = await register(payload);
       const message = response.message || CHECK_EMAIL;
+      const comingBack = getReturnPath();
+      if (comingBack) rememberPendingActivation({ email: payload.email, returnPath: comingBack });
       setMissing(null);
       setSuccess(message);
       toast({ title: 'Registration Successfull', body: message, delay: TOAST_MS });

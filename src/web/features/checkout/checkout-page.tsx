@@ -1,6 +1,6 @@
 import './checkout-page.scss';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { formatUsd } from '../../../common/money.ts';
 import type { CartItem, CartResponse } from '../../../common/schemas/orders.ts';
 import { type CurrentUser, setCurrentUser, useCurrentUser } from '../../app/session.ts';
@@ -16,7 +16,9 @@ import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
 import { useFreshQuery } from '../../lib/fresh-query.ts';
 import { appUrl } from '../../lib/initial-data.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
+import { clearPendingActivation, type PendingActivation, readPendingActivation } from '../../lib/pending-activation.ts';
 import { clearReturnPathIfAt, setReturnPath } from '../../lib/return-path.ts';
+import { OrderKits } from './order-kits.tsx';
 import { type OrderSnapshot, purchaseEventParams, readSnapshot, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
 import { openPaymentFrame } from './payments/index.ts';
 
@@ -67,27 +69,93 @@ function MessageCard({ testId, className, children }: { testId: string; classNam
   );
 }
 
+/** Signed out: a card with what to do, whose button signs in and comes back here. */
+function SignedOutCard({
+  icon,
+  title,
+  signInLabel,
+  testId,
+  children,
+  footer,
+}: {
+  icon: 'lock' | 'mail';
+  title: string;
+  signInLabel: string;
+  testId: string;
+  children: ReactNode;
+  footer: ReactNode;
+}) {
+  return (
+    <MessageCard testId={testId} className="checkout-signin">
+      <span className="icon-badge">
+        <Icon name={icon} />
+      </span>
+      <h2 className="h5 fw-bold">{title}</h2>
+      {children}
+      <Link to="/login" className="btn btn-primary" onClick={() => setReturnPath('checkout')}>
+        {signInLabel}
+      </Link>
+      <p className="small text-body-secondary mt-3 mb-0">{footer}</p>
+    </MessageCard>
+  );
+}
+
 function SignInPrompt() {
   return (
-    <MessageCard testId="checkout-signin" className="checkout-signin">
-      <span className="icon-badge">
-        <Icon name="lock" />
-      </span>
-      <h2 className="h5 fw-bold">Sign in to continue</h2>
+    <SignedOutCard
+      icon="lock"
+      title="Sign in to continue"
+      signInLabel="Sign in"
+      testId="checkout-signin"
+      footer={
+        <>
+          New to Kitshop?{' '}
+          <Link to="/register" onClick={() => setReturnPath('checkout')}>
+            Create an account
+          </Link>
+        </>
+      }
+    >
       <p className="text-body-secondary">
         Checkout is available to signed-in customers, so your purchases land in your User Panel. Your cart stays as it
         is.
       </p>
-      <Link to="/login" className="btn btn-primary" onClick={() => setReturnPath('checkout')}>
-        Sign in
-      </Link>
-      <p className="small text-body-secondary mt-3 mb-0">
-        New to Kitshop?{' '}
-        <Link to="/register" onClick={() => setReturnPath('checkout')}>
-          Create an account
-        </Link>
+    </SignedOutCard>
+  );
+}
+
+/**
+ * Signed out, right after signing up here: what happened and what to do next, instead of the sign-in
+ * prompt (the spec's own toast and message on the sign-up page pass within a second).
+ */
+function ActivationPrompt({ email }: { email: string }) {
+  return (
+    <SignedOutCard
+      icon="mail"
+      title="Check your email to activate your account"
+      signInLabel="Activated? Sign in"
+      testId="checkout-activate"
+      footer="No email after a few minutes? Check your spam folder, or sign in: we send a new link to an address that is not activated yet."
+    >
+      <p>
+        Your account has been created. We sent an activation link to <strong>{email}</strong>.
       </p>
-    </MessageCard>
+      <p className="text-body-secondary">
+        Open it in this browser: it signs you in and brings you straight back here to pay. Your cart stays as it is.
+      </p>
+    </SignedOutCard>
+  );
+}
+
+/** Back from the activation link (or signed in after it): the address is verified, the order is below. */
+function VerifiedNotice() {
+  return (
+    <div className="alert alert-success d-flex align-items-center gap-2" role="status" data-testid="checkout-verified">
+      <Icon name="check" />
+      <span>
+        <strong>Your email address is verified</strong> and you are signed in. Your order is below, ready to pay.
+      </span>
+    </div>
   );
 }
 
@@ -127,8 +195,11 @@ function EmptyOrder() {
   );
 }
 
-/** After paying: the thank-you screen (the purchase event and the emptied cart happen in the page). */
-function ThankYou() {
+/**
+ * After paying: the thank-you screen (the purchase event and the emptied cart happen in the page),
+ * and below the spec's texts the order's kits, ready to download as soon as they are granted.
+ */
+function ThankYou({ orderId }: { orderId: string }) {
   return (
     <MessageCard testId="checkout-success" className="checkout-success">
       <span className="icon-badge success-badge">
@@ -140,6 +211,7 @@ function ThankYou() {
       <p className="text-body-secondary">
         No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
       </p>
+      <OrderKits orderId={orderId} />
       <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
         <Link to="/user-panel" className="btn btn-primary">
           Go to User Panel
@@ -197,7 +269,7 @@ type CheckoutStage =
   /** Back from the provider inside the sandbox frame: the whole tab goes to this address instead. */
   | { kind: 'leaving-frame' }
   /** Back from the provider with a snapshot whose total is above 0. */
-  | { kind: 'thank-you' }
+  | { kind: 'thank-you'; orderId: string }
   | { kind: 'signed-out' }
   | { kind: 'loading' }
   | { kind: 'load-failed' }
@@ -243,6 +315,24 @@ function PaymentView({ payment, failed, onBack }: { payment: Payment; failed: bo
   );
 }
 
+/**
+ * A sign-up made here and waiting for its activation (lib/pending-activation.ts): signed out, the
+ * page says to check the e-mail; signed in (through the mailed link, which also says so in the
+ * navigation state, or a sign-in after it) the address is verified, and the reminder is spent.
+ * A sign-in with another account (the order's e-mail differs) shows no such word.
+ */
+function useActivationNotice(user: CurrentUser | null, orderEmail: string | null | undefined) {
+  const { state } = useLocation();
+  const [stored] = useState(readPendingActivation);
+  const pending: PendingActivation | null = stored?.returnPath === 'checkout' ? stored : null;
+  useEffect(() => {
+    if (user && stored) clearPendingActivation();
+  }, [user, stored]);
+  const arrivedVerified = (state as { emailVerified?: unknown } | null)?.emailVerified === true;
+  const sameBuyer = !orderEmail || orderEmail.toLowerCase() === pending?.email.toLowerCase();
+  return { pending, verified: Boolean(user) && (arrivedVerified || (pending !== null && sameBuyer)) };
+}
+
 /** Inside a frame (the sandbox form's own window) the thank-you page belongs to the whole tab. */
 const isFramed = () => {
   try {
@@ -269,12 +359,13 @@ export function CheckoutPage() {
   const order = useCheckoutOrder(success ? null : user);
   const [paying, setPaying] = useState<{ payment: Payment; frameFailed: boolean } | null>(null);
   const opened = useRef<Payment | null>(null);
+  const activation = useActivationNotice(user, order.query.data?.email);
 
   const stage: CheckoutStage =
     framed && returned
       ? { kind: 'leaving-frame' }
       : success
-        ? { kind: 'thank-you' }
+        ? { kind: 'thank-you', orderId: paid.order_id }
         : !user
           ? { kind: 'signed-out' }
           : paying
@@ -341,7 +432,7 @@ export function CheckoutPage() {
     return (
       <section className="section checkout-page">
         <div className="container narrow">
-          <ThankYou />
+          <ThankYou orderId={stage.orderId} />
         </div>
       </section>
     );
@@ -353,7 +444,9 @@ export function CheckoutPage() {
         <header className="checkout-head">
           <h1 className="checkout-title">Make Payment</h1>
         </header>
-        {stage.kind === 'signed-out' && <SignInPrompt />}
+        {activation.verified && stage.kind !== 'signed-out' && <VerifiedNotice />}
+        {stage.kind === 'signed-out' &&
+          (activation.pending ? <ActivationPrompt email={activation.pending.email} /> : <SignInPrompt />)}
         {stage.kind === 'paying' && (
           <PaymentView payment={stage.payment} failed={stage.frameFailed} onBack={() => setPaying(null)} />
         )}

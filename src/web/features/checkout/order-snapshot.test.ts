@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStorage, refusingStorage as refusing } from '../../../../tests/setup/storage-doubles.ts';
+import { memoryStorage, refusingStorage } from '../../lib/storage-doubles.ts';
 import { CHECKOUT_KEY, parseSnapshot, purchaseEventParams, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
 
 describe('checkout snapshot', () => {
@@ -50,6 +50,7 @@ describe('checkout snapshot', () => {
   });
 
   it('treats a storage that refuses access as empty', () => {
+    const refusing = refusingStorage;
     expect(() => saveSnapshot({ order_id: 'x', total: 1 }, refusing)).not.toThrow();
     expect(takeSnapshot(refusing)).toBeNull();
   });

@@ -28,12 +28,21 @@ function Purchase({ item }: { item: PurchaseItem }) {
           <a href={appUrl(`/download/${item.id}`)} className="btn btn-primary btn-sm" aria-describedby={titleId}>
             <Icon name="download" size={16} /> Download
           </a>
-          <Link to={`/docs/${item.sef_id}`} className="btn btn-outline-secondary btn-sm" aria-describedby={titleId}>
-            <Icon name="book" size={16} /> Documentation
-          </Link>
-          <Link to={`/product/${item.sef_id}`} className="btn btn-outline-secondary btn-sm" aria-describedby={titleId}>
-            Product page
-          </Link>
+          {/* Only pages that exist: docs for a kit that has them, neither for a kit no longer on the store. */}
+          {item.documentation && (
+            <Link to={`/docs/${item.sef_id}`} className="btn btn-outline-secondary btn-sm" aria-describedby={titleId}>
+              <Icon name="book" size={16} /> Documentation
+            </Link>
+          )}
+          {item.listed && (
+            <Link
+              to={`/product/${item.sef_id}`}
+              className="btn btn-outline-secondary btn-sm"
+              aria-describedby={titleId}
+            >
+              Product page
+            </Link>
+          )}
           <Link
             to={`/user-panel/item/${item.sef_id}`}
             className="btn btn-outline-secondary btn-sm"

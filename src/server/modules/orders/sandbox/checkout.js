@@ -1,7 +1,18 @@
-// The sandbox checkout page's script (served as it is, no build step): posts the card number to
-// the Pay call and sends the whole window, not just the frame, to where the answer says.
+// The sandbox checkout page's script (served as it is, no build step): tells the checkout page how
+// tall the page is (the frame starts at the spec's 450 px and grows to fit, as Paddle's does), posts
+// the card number to the Pay call and sends the whole window, not just the frame, to where the
+// answer says.
 (() => {
   const data = JSON.parse(document.getElementById('sandbox-data').textContent);
+  // Only to the shop's own page (same origin), which checks the origin and the sender in turn.
+  const main = document.querySelector('main');
+  if (window.parent !== window && main && typeof ResizeObserver === 'function') {
+    const postHeight = () => {
+      const height = Math.ceil(main.getBoundingClientRect().height);
+      window.parent.postMessage({ type: 'kitshop:sandbox-height', height }, window.location.origin);
+    };
+    new ResizeObserver(postHeight).observe(main);
+  }
   const form = document.getElementById('pay');
   if (!form) return;
   const message = document.getElementById('message');

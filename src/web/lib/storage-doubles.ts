@@ -1,6 +1,6 @@
-import type { StorageLike } from '../../src/web/lib/storage.ts';
+import type { StorageLike } from './storage.ts';
 
-/** A browser storage kept in a map, which the test reads back (`data`). */
+/** For tests of what keeps something in browser storage: a storage in memory, and its contents. */
 export function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
   const storage: StorageLike = {
@@ -11,7 +11,7 @@ export function memoryStorage(initial: Record<string, string> = {}) {
   return { storage, data };
 }
 
-/** A storage the browser refuses (private mode, full quota): every call throws. */
+/** For tests: a storage the browser refuses (disabled in its settings, or full). */
 export const refusingStorage: StorageLike = {
   getItem: () => {
     throw new Error('SecurityError');

@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
+import { migrateDatabase, openPool } from './db/open.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+/** An owner command as `npm run -s <command> -- ...` runs it, with this environment; never throws. */
+async function ownerCommand(env: Record<string, string>, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+let dataDir: string;
+let store: EmbeddedDatabase;
+
+// The embedded cluster as `npm start` leaves it running in DATA_DIR, with a subscriber in it.
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-cli-'));
+  store = await startEmbeddedPostgres(dataDir, { info: () => {}, error: () => {} }, { durable: false });
+  const pool = openPool(store.url, { log: console, max: 1 });
+  await migrateDatabase(pool);
+  await pool.query(
+    "INSERT INTO subscribers (email, token_hash, subscribed_at) VALUES ('reader@example.com', 'x', '2025-09-01T10:00:00Z')",
+  );
+  await pool.end();
+}, 60_000);
+afterAll(async () => {
+  await store?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('owner commands while the store runs on the embedded database', () => {
+  it('exports the subscribers into a file given as an argument, and the bare CSV on standard output', async () => {
+    const file = path.join(dataDir, 'subscribers.csv');
+    const toFile = await ownerCommand({ DATA_DIR: dataDir }, 'subscribers', 'export', file);
+    expect(toFile).toMatchObject({ code: 0, stdout: '' });
+    expect(toFile.stderr).toContain(`1 subscriber(s) written to ${file}`);
+    const csv = 'email,subscribed_at\nreader@example.com,2025-09-01T10:00:00.000Z\n';
+    expect(readFileSync(file, 'utf8')).toBe(csv);
+    expect(await ownerCommand({ DATA_DIR: dataDir }, 'subscribers', 'export')).toMatchObject({ code: 0, stdout: csv });
+  });
+
+  it('lists messages and owners from the running store', async () => {
+    expect(await ownerCommand({ DATA_DIR: dataDir }, 'messages', 'list')).toMatchObject({
+      code: 0,
+      stdout: 'No contact messages yet.\n',
+    });
+    expect((await ownerCommand({ DATA_DIR: dataDir }, 'owner', 'list')).stdout).toMatch(/^No owners yet/);
+  });
+
+  it('says in one line what to do when the database cannot be reached, without a stack trace', async () => {
+    const failed = await ownerCommand({ DATABASE_URL: 'postgres://kitshop:x@127.0.0.1:1/kitshop' }, 'messages', 'list');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Cannot open the database at DATABASE_URL \(127\.0\.0\.1:1\): .*ECONNREFUSED.*DATABASE_URL/,
+      ),
+    ]);
+    expect(failed.stderr).not.toContain('kitshop:x');
+  });
+});
