@@ -30,8 +30,9 @@ const SCREENS = {
 } as const;
 
 export type ScreenPattern = keyof typeof SCREENS;
-export const SCREEN_PATTERNS = /* @__PURE__ */ Object.keys(SCREENS) as ScreenPattern[];
-export const isPrivateScreen = (pattern: ScreenPattern) => SCREENS[pattern] === 'private';
+export const SCREEN_PATTERNS = Object.keys(SCREENS) as ScreenPattern[];
+/** Screens search engines may index: all but the private ones. */
+export const INDEXABLE_SCREENS = new Set<string>(SCREEN_PATTERNS.filter((pattern) => SCREENS[pattern] === 'indexed'));
 
 /** '/' -> '', '/shop/' -> '/shop' */
 export function normaliseBasePath(basePath: string): string {

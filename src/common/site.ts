@@ -1,5 +1,3 @@
-import { isPrivateScreen, SCREEN_PATTERNS } from './paths.ts';
-
 /** Titles and descriptions shared by the server's page shell (SEO) and the app (document.title). */
 export const SITE_NAME = 'Kitshop';
 export const HOME_TITLE = 'Kitshop — Production-ready starter kits for developers';
@@ -32,8 +30,3 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/licence': 'Licence Agreement — Kitshop',
   '/user-panel/item/:sefId': 'Setup Guide — Kitshop',
 };
-
-/** Screens search engines may index: all but the private ones. */
-export const INDEXABLE_SCREENS = /* @__PURE__ */ new Set<string>(
-  SCREEN_PATTERNS.filter((pattern) => !isPrivateScreen(pattern)),
-);
