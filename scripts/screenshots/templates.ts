@@ -76,6 +76,12 @@ const table = (head: string[], rows: string[][]) =>
     .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
     .join('')}</tbody></table></div>`;
 
+/** A status pill: the i-th of these [kind, text] pairs, over again when the rows outnumber them. */
+const pillOf = (i: number, pills: [string, string][]) => {
+  const [kind, text] = pills[i % pills.length]!;
+  return `<span class="pill ${kind}">${text}</span>`;
+};
+
 const MONTHS = ['Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep'];
 
 export function dashboard(t: Theme, kind: string) {
@@ -108,14 +114,26 @@ export function dashboard(t: Theme, kind: string) {
           avatar(i),
           company(i),
           `$${[48_000, 12_500, 86_000, 9_900, 31_200][i]!.toLocaleString('en-US')}`,
-          `<span class="pill ${['info', 'warn', 'ok', 'info', 'warn'][i]}">${['Proposal', 'Negotiation', 'Won', 'Qualified', 'Negotiation'][i]}</span>`,
+          pillOf(i, [
+            ['info', 'Proposal'],
+            ['warn', 'Negotiation'],
+            ['ok', 'Won'],
+            ['info', 'Qualified'],
+            ['warn', 'Negotiation'],
+          ]),
         ]
       : [
           `#${10_482 - i * 7}`,
           avatar(i + 2),
           date(i),
           `$${[249, 1_120, 89, 560, 1_980][i]!.toLocaleString('en-US')}.00`,
-          `<span class="pill ${['ok', 'ok', 'warn', 'bad', 'ok'][i]}">${['Paid', 'Paid', 'Pending', 'Refunded', 'Paid'][i]}</span>`,
+          pillOf(i, [
+            ['ok', 'Paid'],
+            ['ok', 'Paid'],
+            ['warn', 'Pending'],
+            ['bad', 'Refunded'],
+            ['ok', 'Paid'],
+          ]),
         ],
   );
   const saas = kind === 'saas';
@@ -169,7 +187,13 @@ export function list(t: Theme, kind: string) {
         avatar(i),
         `<div class="bar" style="width:140px"><i style="width:${((i * 23) % 90) + 10}%"></i></div>`,
         date(i),
-        `<span class="pill ${['ok', 'info', 'warn', 'ok', 'info'][i % 5]}">${['On track', 'In review', 'At risk', 'On track', 'Planning'][i % 5]}</span>`,
+        pillOf(i, [
+          ['ok', 'On track'],
+          ['info', 'In review'],
+          ['warn', 'At risk'],
+          ['ok', 'On track'],
+          ['info', 'Planning'],
+        ]),
       ],
       action: 'New project',
     },
@@ -196,7 +220,11 @@ export function list(t: Theme, kind: string) {
               'Launch checklist',
             ][i]!,
         avatar(i + 3),
-        `<span class="pill ${['bad', 'warn', 'info'][i % 3]}">${['High', 'Medium', 'Low'][i % 3]}</span>`,
+        pillOf(i, [
+          ['bad', 'High'],
+          ['warn', 'Medium'],
+          ['info', 'Low'],
+        ]),
         date(i + 2),
       ],
       action: 'Add task',
@@ -211,7 +239,11 @@ export function list(t: Theme, kind: string) {
         company(i),
         `<span class="muted">${emailOf(i)}</span>`,
         date(i),
-        `<span class="pill ${['info', 'ok', 'warn'][i % 3]}">${['Lead', 'Customer', 'Follow-up'][i % 3]}</span>`,
+        pillOf(i, [
+          ['info', 'Lead'],
+          ['ok', 'Customer'],
+          ['warn', 'Follow-up'],
+        ]),
       ],
       action: 'Add contact',
     },
@@ -226,7 +258,13 @@ export function list(t: Theme, kind: string) {
         date(i),
         String((i % 4) + 1),
         `$${((i * 137) % 900) + 40}.${((i * 17) % 90) + 10}`,
-        `<span class="pill ${['ok', 'warn', 'ok', 'info', 'bad'][i % 5]}">${['Paid', 'Pending', 'Shipped', 'Processing', 'Refunded'][i % 5]}</span>`,
+        pillOf(i, [
+          ['ok', 'Paid'],
+          ['warn', 'Pending'],
+          ['ok', 'Shipped'],
+          ['info', 'Processing'],
+          ['bad', 'Refunded'],
+        ]),
       ],
       action: 'Export CSV',
     },

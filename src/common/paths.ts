@@ -1,32 +1,38 @@
 /**
  * The screens the single-page app serves. The server answers 200 with the page shell for these
  * and 404 (with the same shell, which then shows the not-found page) for anything else, so the
- * two sides can never disagree about what exists.
+ * two sides can never disagree about what exists. A `private` screen means something only to a
+ * visitor's own session (the shell marks it `noindex`); search engines may index the others.
  */
-export const SCREEN_PATTERNS = [
-  '/',
-  '/product/:sefId',
-  '/docs/:sefId',
-  '/docs/:sefId/:page',
-  '/cart',
-  '/checkout',
-  '/login',
-  '/register',
-  '/forgot-password',
-  '/reset-password',
-  '/email/verify',
-  '/exit',
-  '/user-panel',
-  '/user-panel/item/:sefId',
-  '/about',
-  '/contact',
-  '/support',
-  '/privacy-policy',
-  '/terms-and-conditions',
-  '/refund-policy',
-  '/cookie-policy',
-  '/licence',
-] as const;
+const SCREENS = {
+  '/': 'indexed',
+  '/product/:sefId': 'indexed',
+  '/docs/:sefId': 'indexed',
+  '/docs/:sefId/:page': 'indexed',
+  '/cart': 'private',
+  '/checkout': 'private',
+  '/login': 'indexed',
+  '/register': 'indexed',
+  '/forgot-password': 'private',
+  '/reset-password': 'private',
+  '/email/verify': 'private',
+  '/exit': 'private',
+  '/user-panel': 'private',
+  '/user-panel/item/:sefId': 'private',
+  '/about': 'indexed',
+  '/contact': 'indexed',
+  '/support': 'indexed',
+  '/privacy-policy': 'indexed',
+  '/terms-and-conditions': 'indexed',
+  '/refund-policy': 'indexed',
+  '/cookie-policy': 'indexed',
+  '/licence': 'indexed',
+} as const;
+
+export type ScreenPattern = keyof typeof SCREENS;
+export const SCREEN_PATTERNS = Object.keys(SCREENS) as ScreenPattern[];
+/** Screens search engines may index: all but the private ones. */
+export const INDEXABLE_SCREENS = new Set<string>(SCREEN_PATTERNS.filter((pattern) => SCREENS[pattern] === 'indexed'));
 
 /** '/' -> '', '/shop/' -> '/shop' */
 export function normaliseBasePath(basePath: string): string {
@@ -44,7 +50,7 @@ const compiled = /* @__PURE__ */ SCREEN_PATTERNS.map((pattern) => {
   return { pattern, names, regex: new RegExp(`^${source}/?$`) };
 });
 
-export type ScreenMatch = { pattern: (typeof SCREEN_PATTERNS)[number]; params: Record<string, string> };
+export type ScreenMatch = { pattern: ScreenPattern; params: Record<string, string> };
 
 /** Matches a route path (without the base path) against the known screens. */
 export function matchScreen(routePath: string): ScreenMatch | null {

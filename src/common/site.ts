@@ -1,5 +1,3 @@
-import { SCREEN_PATTERNS } from './paths.ts';
-
 /** Titles and descriptions shared by the server's page shell (SEO) and the app (document.title). */
 export const SITE_NAME = 'Kitshop';
 export const HOME_TITLE = 'Kitshop — Production-ready starter kits for developers';
@@ -32,20 +30,3 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/licence': 'Licence Agreement — Kitshop',
   '/user-panel/item/:sefId': 'Setup Guide — Kitshop',
 };
-
-/** Screens only a visitor's own session gives meaning to: they get `noindex`. */
-const PRIVATE_SCREENS = /* @__PURE__ */ new Set<string>([
-  '/cart',
-  '/checkout',
-  '/forgot-password',
-  '/reset-password',
-  '/email/verify',
-  '/exit',
-  '/user-panel',
-  '/user-panel/item/:sefId',
-]);
-
-/** Screens search engines may index: every other screen. */
-export const INDEXABLE_SCREENS = /* @__PURE__ */ new Set<string>(
-  SCREEN_PATTERNS.filter((pattern) => !PRIVATE_SCREENS.has(pattern)),
-);

@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import type { Database } from './db/open.ts';
+import type { Database, Reader } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
@@ -167,7 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         mailQueued: forms.mailQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
-        saleRecipients: (tx: Pick<Database, 'execute'>) => ownerAddresses(tx, config),
+        saleRecipients: (tx: Reader) => ownerAddresses(tx, config),
       };
       registerOrderRoutes(scope, payments);
       // The sandbox pays and refunds through the very same webhook route a real payment uses.

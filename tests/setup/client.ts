@@ -91,3 +91,14 @@ export async function signedInOwner(app: FastifyInstance, pool: pg.Pool, sefId: 
   await grantKits(pool, user.id, [kit.id]);
   return { client, user, kit };
 }
+
+/** Opens the sandbox frame for an order and presses Pay with the card that pays. */
+export async function sandboxPay(browser: Client, orderId: string) {
+  const page = await browser.get(`/sandbox/checkout?order_id=${orderId}`);
+  const csrf = JSON.parse(/id="sandbox-data">(.*?)<\/script>/.exec(page.body)![1]!).csrf;
+  return browser.post(
+    '/sandbox/checkout/pay',
+    { order_id: orderId, card_number: '4242 4242 4242 4242' },
+    { 'x-csrf-token': csrf },
+  );
+}

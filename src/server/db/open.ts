@@ -5,6 +5,8 @@ import pg from 'pg';
 import * as schema from './schema/index.ts';
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+/** What a plain SQL read (or write) needs: the pool, or a transaction. */
+export type Reader = Pick<Database, 'execute'>;
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 /** Any fixed number: every instance takes the same lock, so only one migrates at a time. */

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientConfig, InitialData } from '../../common/page-data.ts';
-import { matchScreen } from '../../common/paths.ts';
+import { INDEXABLE_SCREENS, matchScreen } from '../../common/paths.ts';
 import type { KitProduct } from '../../common/schemas/catalog.ts';
 import {
   docsTitle,
   HOME_DESCRIPTION,
   HOME_TITLE,
-  INDEXABLE_SCREENS,
   NOT_FOUND_TITLE,
   SCREEN_TITLES,
   SITE_NAME,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/open.ts';
+import type { Database, Reader } from '../db/open.ts';
 import { deletedRows } from '../lib/housekeeping.ts';
 import { AppError } from './errors.ts';
 
@@ -50,7 +50,7 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
  * Deletes counters whose window has ended (housekeeping runs it every minute), so the table
  * holds only live windows: anonymous traffic cannot grow it without end.
  */
-export async function sweepExpiredCounters(db: Pick<Database, 'execute'>): Promise<number> {
+export async function sweepExpiredCounters(db: Reader): Promise<number> {
   return deletedRows(await db.execute(sql`DELETE FROM rate_limits WHERE reset_at <= now()`));
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/open.ts';
+import type { Database, Reader } from '../db/open.ts';
 import { sessions, users } from '../db/schema/accounts.ts';
 import { deletedRows } from '../lib/housekeeping.ts';
 import { shopCookies } from './cookies.ts';
@@ -70,7 +70,7 @@ export async function endOtherSessions(
 }
 
 /** Deletes sessions past their absolute or idle end (housekeeping runs it). */
-export async function sweepEndedSessions(db: Pick<Database, 'execute'>): Promise<number> {
+export async function sweepEndedSessions(db: Reader): Promise<number> {
   return deletedRows(
     await db.execute(
       sql`DELETE FROM sessions WHERE expires_at <= now()

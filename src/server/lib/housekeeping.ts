@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/open.ts';
+import type { Database, Reader } from '../db/open.ts';
 
 /** One kind of expired row to delete; answers how many it deleted. */
-export type Chore = { name: string; run: (db: Pick<Database, 'execute'>) => Promise<number> };
+export type Chore = { name: string; run: (db: Reader) => Promise<number> };
 type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
 
 /** Any fixed number: every instance asks for the same lock, so one sweeps while the others skip. */

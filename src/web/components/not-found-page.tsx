@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { NOT_FOUND_TITLE } from '../../common/site.ts';
 import { useTitleAndPageView } from '../lib/page-view.ts';
@@ -18,5 +19,16 @@ export function NotFoundPage() {
         </Link>
       </div>
     </section>
+  );
+}
+
+/** A page whose read failed for another reason than "not found": one warning in its place. */
+export function LoadFailedPage({ children }: { children: ReactNode }) {
+  return (
+    <div className="container section">
+      <div className="alert alert-warning" role="alert">
+        {children}
+      </div>
+    </div>
   );
 }

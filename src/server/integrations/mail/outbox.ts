@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/open.ts';
+import type { Database, Reader } from '../../db/open.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
@@ -30,7 +30,7 @@ export function enqueueMailQuery(db: Executor, mails: QueuedMail[]) {
 }
 
 /** The mails queued about a record (see `ref`), oldest first: subject and delivery status. */
-export async function mailsAbout(db: Pick<Database, 'execute'>, ref: string) {
+export async function mailsAbout(db: Reader, ref: string) {
   const { rows } = await db.execute<{ at: string; subject: string; status: 'sent' | 'queued' | 'retrying' }>(sql`
     SELECT created_at AS at, subject,
            CASE WHEN sent_at IS NOT NULL THEN 'sent' WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END AS status

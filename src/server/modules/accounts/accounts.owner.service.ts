@@ -1,10 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../db/open.ts';
+import type { Reader } from '../../db/open.ts';
 import { containsPattern } from '../../lib/search.ts';
 
 /** What the owner console reads of accounts (only accounts' own tables). */
-
-type Reader = Pick<Database, 'execute'>;
 
 export type AccountRow = {
   id: number;

@@ -8,7 +8,7 @@ import type {
   ResetPasswordSchema,
 } from '../../../common/schemas/accounts.ts';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database, Reader } from '../../db/open.ts';
 import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
 import { ipKey, type RateLimiter } from '../../http/rate-limit.ts';
@@ -370,7 +370,7 @@ export async function changePassword(
 }
 
 /** Deletes e-mail links that can no longer be used: used, voided or expired (housekeeping runs it). */
-export async function sweepSpentLinks(db: Pick<Database, 'execute'>): Promise<number> {
+export async function sweepSpentLinks(db: Reader): Promise<number> {
   return deletedRows(await db.execute(sql`DELETE FROM email_tokens WHERE used_at IS NOT NULL OR expires_at <= now()`));
 }
 

@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/open.ts';
+import type { Reader } from '../../db/open.ts';
 import { containsPattern } from '../../lib/search.ts';
 import { CATALOG_CHANNEL } from './catalog.service.ts';
 
 /** What the owner console reads and changes of the catalog (only the catalog's own tables). */
-
-type Reader = Pick<Database, 'execute'>;
 
 export type OwnerKitRow = {
   id: number;

@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/open.ts';
+import type { Reader } from '../../db/open.ts';
 
 /** What the owner console reads and changes of the library (only the library's own tables). */
-
-type Reader = Pick<Database, 'execute'>;
 
 /**
  * Gives a kit to a customer: a grant row, and the kit owned at once (an entitlement the customer

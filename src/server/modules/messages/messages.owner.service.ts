@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { OwnerMessage } from '../../../common/schemas/owner.ts';
-import type { Database } from '../../db/open.ts';
+import type { Reader } from '../../db/open.ts';
 
 /** What the owner console reads and changes of messages and subscribers (only their own tables). */
-
-type Reader = Pick<Database, 'execute'>;
 
 export type MessageStatus = 'new' | 'answered' | 'all';
 type OwnerMessageRow = OwnerMessage;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database, Reader } from '../../db/open.ts';
 import { orderItems, orders, paymentEvents } from '../../db/schema/orders.ts';
 import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
 import { orderConfirmationMail, ownerSaleMail } from '../../integrations/mail/templates.ts';
@@ -327,7 +327,7 @@ const BUYER_REFUND_LOCK = 618_033_988;
  * Makes the caller's transaction take its turn with the buyer's refunds, so an owner's grant or
  * revoke and a refund arriving at once each see what the other did.
  */
-export async function lockBuyerRefunds(tx: Pick<Database, 'execute'>, userId: number): Promise<void> {
+export async function lockBuyerRefunds(tx: Reader, userId: number): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${BUYER_REFUND_LOCK}, ${userId})`);
 }
 

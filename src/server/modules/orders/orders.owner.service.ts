@@ -1,12 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { centsToDollars } from '../../../common/money.ts';
 import type { ORDER_STATUSES } from '../../../common/schemas/owner.ts';
-import type { Database } from '../../db/open.ts';
+import type { Reader } from '../../db/open.ts';
 import { addDays, dayStart, today, utcDay } from '../../lib/days.ts';
 
 /** What the owner console reads of orders (only orders' own tables). */
-
-type Reader = Pick<Database, 'execute'>;
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

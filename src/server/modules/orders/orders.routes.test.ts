@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
-import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
+import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { readPaddleEvent } from '../../integrations/payments/events.ts';
 import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
@@ -61,17 +61,6 @@ const refundOf = (paid: { data: { id: string } }, lineIds: string[] = [], status
     items: lineIds.map((item_id) => ({ item_id, type: 'full' })),
   },
 });
-
-/** Opens the sandbox frame for an order and presses Pay with the card that pays. */
-async function sandboxPay(browser: Client, orderId: string) {
-  const page = await browser.get(`/sandbox/checkout?order_id=${orderId}`);
-  const csrf = JSON.parse(/id="sandbox-data">(.*?)<\/script>/.exec(page.body)![1]!).csrf;
-  return browser.post(
-    '/sandbox/checkout/pay',
-    { order_id: orderId, card_number: '4242 4242 4242 4242' },
-    { 'x-csrf-token': csrf },
-  );
-}
 
 const ownedBy = async (userId: number) =>
   (

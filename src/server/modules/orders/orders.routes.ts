@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CartRequestSchema, OrderParamsSchema, type OrderResponse } from '../../../common/schemas/orders.ts';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/open.ts';
+import type { Database, Reader } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import { EventFormatError, readPaddleEvent } from '../../integrations/payments/events.ts';
@@ -17,7 +17,7 @@ export type OrdersDeps = {
   mailQueued: () => void;
   webhookSecret: string;
   /** The shop owners' addresses, told of each paid order. */
-  saleRecipients?: (tx: Pick<Database, 'execute'>) => Promise<string[]>;
+  saleRecipients?: (tx: Reader) => Promise<string[]>;
 };
 
 export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
+import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { openStorage } from '../../integrations/storage/storage.ts';
 import { importCatalog } from '../catalog/catalog.import.ts';
@@ -19,17 +19,6 @@ beforeAll(async () => {
   ({ client: customer } = await signedInClient(t.app, t.pool));
 });
 afterAll(() => t.close());
-
-/** Opens the sandbox frame for an order and presses Pay with the card that pays. */
-async function sandboxPay(browser: Client, orderId: string) {
-  const page = await browser.get(`/sandbox/checkout?order_id=${orderId}`);
-  const csrf = JSON.parse(/id="sandbox-data">(.*?)<\/script>/.exec(page.body)![1]!).csrf;
-  return browser.post(
-    '/sandbox/checkout/pay',
-    { order_id: orderId, card_number: '4242 4242 4242 4242' },
-    { 'x-csrf-token': csrf },
-  );
-}
 
 /** A buyer who paid for these kits through the sandbox, with the public order id. */
 async function paidBuyer(kitIds: number[], overrides: { name?: string; email?: string } = {}) {

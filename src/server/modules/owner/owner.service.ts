@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/open.ts';
+import type { Reader } from '../../db/open.ts';
 import { accountOf, verifiedAccountsWithEmails } from '../accounts/accounts.owner.service.ts';
 
 /** Who is an owner, the owners added from the command line, and the activity log. */
-
-type Reader = Pick<Database, 'execute'>;
 
 export type Owner = { id: number; email: string; name: string };
 

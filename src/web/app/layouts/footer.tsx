@@ -15,6 +15,27 @@ const SOCIAL = [
   { name: 'YouTube', icon: 'youtube', href: 'https://www.youtube.com/@kitshop' },
 ];
 
+/** The link columns: [label, path]; a path without a leading slash is served outside the shop (the blog). */
+const LINKS: [string, [string, string][]][] = [
+  [
+    'Company',
+    [
+      ['About', '/about'],
+      ['Contact', '/contact'],
+      ['Blog', 'blog'],
+    ],
+  ],
+  [
+    'Legal',
+    [
+      ['Terms and Conditions', '/terms-and-conditions'],
+      ['Privacy Policy', '/privacy-policy'],
+      ['Cookie Policy', '/cookie-policy'],
+      ['Refund Policy', '/refund-policy'],
+    ],
+  ],
+];
+
 function Newsletter() {
   const toast = useToast();
   const [email, setEmail] = useState('');
@@ -78,37 +99,18 @@ export function Footer() {
               ))}
             </ul>
           </div>
-          <nav className="col-6 col-lg-2" aria-label="Company">
-            <p className="footer-heading">Company</p>
-            <ul className="list-unstyled footer-links">
-              <li>
-                <Link to="/about">About</Link>
-              </li>
-              <li>
-                <Link to="/contact">Contact</Link>
-              </li>
-              <li>
-                <a href={appUrl('/blog')}>Blog</a>
-              </li>
-            </ul>
-          </nav>
-          <nav className="col-6 col-lg-2" aria-label="Legal">
-            <p className="footer-heading">Legal</p>
-            <ul className="list-unstyled footer-links">
-              <li>
-                <Link to="/terms-and-conditions">Terms and Conditions</Link>
-              </li>
-              <li>
-                <Link to="/privacy-policy">Privacy Policy</Link>
-              </li>
-              <li>
-                <Link to="/cookie-policy">Cookie Policy</Link>
-              </li>
-              <li>
-                <Link to="/refund-policy">Refund Policy</Link>
-              </li>
-            </ul>
-          </nav>
+          {LINKS.map(([heading, links]) => (
+            <nav className="col-6 col-lg-2" aria-label={heading} key={heading}>
+              <p className="footer-heading">{heading}</p>
+              <ul className="list-unstyled footer-links">
+                {links.map(([label, to]) => (
+                  <li key={to}>
+                    {to.startsWith('/') ? <Link to={to}>{label}</Link> : <a href={appUrl(to)}>{label}</a>}
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ))}
           <div className="col-12 col-lg-4">
             <p className="footer-heading">Newsletter</p>
             <Newsletter />

@@ -1,7 +1,9 @@
-import { type InputHTMLAttributes, type ReactNode, useCallback, useEffect, useRef } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { Field } from '../../components/field.tsx';
 import { clientConfig } from '../../lib/initial-data.ts';
 import { getReturnPath } from '../../lib/return-path.ts';
-import { googleSignInUrl } from './accounts-api.ts';
+import { errorMessage, googleSignInUrl } from './accounts-api.ts';
 
 /** Runs a callback after a delay; the timer is dropped when the screen goes away first. */
 export function useLater(): (callback: () => void, delayMs: number) => void {
@@ -100,49 +102,41 @@ export function AccountCard({ title, lead, children }: { title: string; lead?: s
   );
 }
 
-type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'className'> & {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  /** The wrapper's spacing: mb-3 between fields, mb-4 before the button. */
-  spacing?: 'mb-3' | 'mb-4';
-  /** A line under the field (`{id}-hint`), read with it. */
-  hint?: string;
-  /** Beside the label, on its right (the login's "Forgot your password?"). */
-  aside?: ReactNode;
-};
+/** The e-mail field of the sign-in, sign-up and reset-link forms. */
+export function EmailField(props: Omit<Parameters<typeof Field>[0], 'label' | 'type'>) {
+  return <Field label="Email" type="email" autoComplete="email" placeholder="you@company.com" {...props} />;
+}
 
-/** One labelled text field of the account forms. */
-export function Field({ id, label, value, onChange, spacing = 'mb-3', hint, aside, ...input }: FieldProps) {
-  const labelElement = (
-    <label htmlFor={id} className="form-label">
-      {label}
-    </label>
-  );
+/** The way back under the password forms. */
+export function BackToLogin() {
   return (
-    <div className={spacing}>
-      {aside ? (
-        <div className="d-flex justify-content-between align-items-baseline">
-          {labelElement}
-          {aside}
-        </div>
-      ) : (
-        labelElement
-      )}
-      <input
-        id={id}
-        className="form-control"
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        {...input}
-      />
-      {hint && (
-        <div id={`${id}-hint`} className="form-text">
-          {hint}
-        </div>
-      )}
-    </div>
+    <p className="mt-4 mb-0 text-center">
+      <Link to="/login">Back to login</Link>
+    </p>
   );
+}
+
+/**
+ * One request at a time from a form: `busy` while it runs, then the success text, or the server's
+ * message (the fallback when it gives none) as the error. `done` runs after a success.
+ */
+export function useSend() {
+  const [busy, setBusy] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const send = async (request: () => Promise<unknown>, succeeded: string, failed: string, done: () => void) => {
+    setBusy(true);
+    setSuccess(null);
+    setError(null);
+    try {
+      await request();
+      setSuccess(succeeded);
+      done();
+    } catch (failure) {
+      setError(errorMessage(failure, failed));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, success, setSuccess, error, setError, send };
 }

@@ -1,18 +1,15 @@
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
 import { ForgotPasswordSchema } from '../../../common/schemas/accounts.ts';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
-import { AccountCard, Field, FormAlert } from './account-ui.tsx';
-import { errorMessage, forgotPassword } from './accounts-api.ts';
+import { AccountCard, BackToLogin, EmailField, FormAlert, useSend } from './account-ui.tsx';
+import { forgotPassword } from './accounts-api.ts';
 
 /** Asks for a reset link. The button waits for an address and is disabled while sending. */
 export function ForgotPasswordPage() {
   useScreenTitleAndPageView('/forgot-password');
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, success, setSuccess, error, setError, send } = useSend();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -23,18 +20,12 @@ export function ForgotPasswordPage() {
       setError(check.issues[0]!.message);
       return;
     }
-    setBusy(true);
-    setSuccess(null);
-    setError(null);
-    try {
-      await forgotPassword(check.data);
-      setSuccess('A reset link has been sent.');
-      setEmail('');
-    } catch (failure) {
-      setError(errorMessage(failure, 'Could not send reset link.'));
-    } finally {
-      setBusy(false);
-    }
+    await send(
+      () => forgotPassword(check.data),
+      'A reset link has been sent.',
+      'Could not send reset link.',
+      () => setEmail(''),
+    );
   };
 
   return (
@@ -45,24 +36,12 @@ export function ForgotPasswordPage() {
       <FormAlert variant="success" messages={[success]} testId="forgot-success" />
       <FormAlert variant="danger" messages={[error]} testId="forgot-error" />
       <form onSubmit={submit}>
-        <Field
-          id="forgot-email"
-          label="Email"
-          spacing="mb-4"
-          type="email"
-          required
-          autoComplete="email"
-          placeholder="you@company.com"
-          value={email}
-          onChange={setEmail}
-        />
+        <EmailField id="forgot-email" spacing="mb-4" required value={email} onChange={setEmail} />
         <button type="submit" className="btn btn-primary w-100" disabled={busy || !email.trim()}>
           {busy ? 'Sending…' : 'Send Reset Link'}
         </button>
       </form>
-      <p className="mt-4 mb-0 text-center">
-        <Link to="/login">Back to login</Link>
-      </p>
+      <BackToLogin />
     </AccountCard>
   );
 }

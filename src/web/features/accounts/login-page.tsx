@@ -2,11 +2,12 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LoginSchema } from '../../../common/schemas/accounts.ts';
 import { setCurrentUser } from '../../app/session.ts';
+import { Check, Field } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
-import { Field, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
+import { EmailField, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
 
 const REDIRECT_MS = 500;
@@ -74,15 +75,7 @@ export function LoginPage() {
       <p className="auth-lead">Welcome back. Sign in to reach your kits and downloads.</p>
       <FormAlert variant="warning" messages={[warning]} testId="login-warning" />
       <form noValidate onSubmit={submit}>
-        <Field
-          id="login-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@company.com"
-          value={email}
-          onChange={setEmail}
-        />
+        <EmailField id="login-email" value={email} onChange={setEmail} />
         <Field
           id="login-password"
           label="Password"
@@ -96,18 +89,14 @@ export function LoginPage() {
             </Link>
           }
         />
-        <div className="form-check mb-4">
-          <input
-            id="login-remember"
-            type="checkbox"
-            className="form-check-input"
-            checked={remember}
-            onChange={(e) => setRemember(e.target.checked)}
-          />
-          <label htmlFor="login-remember" className="form-check-label">
-            Remember Me
-          </label>
-        </div>
+        <Check
+          id="login-remember"
+          label="Remember Me"
+          wrapper="mb-4"
+          type="checkbox"
+          checked={remember}
+          onChange={(e) => setRemember(e.target.checked)}
+        />
         <button type="submit" className="btn btn-primary w-100" disabled={busy}>
           Sign In
         </button>

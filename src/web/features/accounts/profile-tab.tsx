@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { PASSWORD_MIN, PASSWORDS_NOT_MATCHING } from '../../../common/constants.ts';
+import { Field } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { setReturnPath } from '../../lib/return-path.ts';
-import { Field, FormAlert } from './account-ui.tsx';
+import { FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
 
 /**

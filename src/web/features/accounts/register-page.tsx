@@ -2,12 +2,13 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PASSWORD_MIN } from '../../../common/constants.ts';
 import { RegisterSchema } from '../../../common/schemas/accounts.ts';
+import { Field } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { rememberPendingActivation } from '../../lib/pending-activation.ts';
 import { getReturnPath, takeReturnPath } from '../../lib/return-path.ts';
-import { Field, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
+import { EmailField, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, register } from './accounts-api.ts';
 
 const REDIRECT_MS = 1000;
@@ -73,15 +74,7 @@ export function RegisterPage() {
       <FormAlert variant="success" messages={[success]} testId="register-success" />
       <form noValidate onSubmit={submit}>
         <Field id="register-name" label="Full Name" type="text" autoComplete="name" value={name} onChange={setName} />
-        <Field
-          id="register-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@company.com"
-          value={email}
-          onChange={setEmail}
-        />
+        <EmailField id="register-email" value={email} onChange={setEmail} />
         <Field
           id="register-password"
           label="Password"

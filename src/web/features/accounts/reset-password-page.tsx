@@ -2,10 +2,11 @@ import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PASSWORD_MIN } from '../../../common/constants.ts';
 import { ResetPasswordSchema } from '../../../common/schemas/accounts.ts';
+import { Field } from '../../components/field.tsx';
 import { checkForm } from '../../lib/form-check.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
-import { AccountCard, Field, FormAlert } from './account-ui.tsx';
-import { errorMessage, resetPassword } from './accounts-api.ts';
+import { AccountCard, BackToLogin, FormAlert, useSend } from './account-ui.tsx';
+import { resetPassword } from './accounts-api.ts';
 
 const MISSING_TOKEN = 'Reset token is missing. Please use the link from your email.';
 
@@ -21,9 +22,7 @@ export function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [visible, setVisible] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, success, error, setError, send } = useSend();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,20 +36,16 @@ export function ResetPasswordPage() {
       setError(check.issues[0]!.message);
       return;
     }
-    setBusy(true);
-    setSuccess(null);
-    setError(null);
-    try {
-      await resetPassword(check.data);
-      setSuccess('Password updated. You can now log in.');
-      setEmail('');
-      setPassword('');
-      setConfirmation('');
-    } catch (failure) {
-      setError(errorMessage(failure, 'Could not reset password.'));
-    } finally {
-      setBusy(false);
-    }
+    await send(
+      () => resetPassword(check.data),
+      'Password updated. You can now log in.',
+      'Could not reset password.',
+      () => {
+        setEmail('');
+        setPassword('');
+        setConfirmation('');
+      },
+    );
   };
 
   const type = visible ? 'text' : 'password';
@@ -118,9 +113,7 @@ export function ResetPasswordPage() {
           Reset Password
         </button>
       </form>
-      <p className="mt-4 mb-0 text-center">
-        <Link to="/login">Back to login</Link>
-      </p>
+      <BackToLogin />
     </AccountCard>
   );
 }

@@ -1,9 +1,28 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import type { OwnerCustomerDetail } from '../../../common/schemas/owner.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { useCustomer, useGrant, useKits } from './admin-api.ts';
-import { count, dateTime, money, type OrderStatus, recordId } from './format.ts';
-import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
+import {
+  CardTable,
+  type Column,
+  moneyColumn,
+  OrderLink,
+  orderColumn,
+  statusColumn,
+  timeColumn,
+} from './data-table.tsx';
+import { count, dateTime, money, recordId } from './format.ts';
+import { ConfirmDialog, errorText, Facts, PageHeader, QueryState, TextArea } from './ui.tsx';
+
+type Row<K extends keyof OwnerCustomerDetail> = OwnerCustomerDetail[K] extends (infer R)[] ? R : never;
+
+const ORDER_COLUMNS: Column<Row<'order_list'>>[] = [
+  orderColumn(),
+  timeColumn('Date', 'created_at'),
+  moneyColumn('Total', 'total'),
+  statusColumn,
+];
 
 type Dialog = null | { action: 'grant' } | { action: 'revoke'; kitId: number; title: string };
 
@@ -16,7 +35,8 @@ export default function CustomerPage() {
   const toast = useToast();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [kitId, setKitId] = useState('');
-  const [note, setNote] = useState('');
+  const noteState = useState('');
+  const [note, setNote] = noteState;
 
   const owned = new Set(data?.kits.map((k) => k.kit_id));
   const grantable = kits.data?.filter((k) => !owned.has(k.id)) ?? [];
@@ -71,135 +91,93 @@ export default function CustomerPage() {
       {data && (
         <>
           <section className="card admin-card mb-4">
-            <dl className="card-body admin-facts admin-facts-wide mb-0">
-              <dt>E-mail</dt>
-              <dd className="text-break">
-                {data.email}{' '}
-                {data.verified ? (
-                  <span className="badge text-bg-success">Verified</span>
-                ) : (
-                  <span className="badge text-bg-warning">Not verified</span>
-                )}
-              </dd>
-              <dt>Signed up</dt>
-              <dd>{dateTime(data.created_at)}</dd>
-              <dt>Last sign-in</dt>
-              <dd>{dateTime(data.last_sign_in)}</dd>
-              <dt>Orders</dt>
-              <dd>{count(data.orders)}</dd>
-              <dt>Spent</dt>
-              <dd>{money(data.spent)}</dd>
-            </dl>
+            <Facts
+              wide
+              facts={[
+                [
+                  'E-mail',
+                  <>
+                    {data.email}{' '}
+                    {data.verified ? (
+                      <span className="badge text-bg-success">Verified</span>
+                    ) : (
+                      <span className="badge text-bg-warning">Not verified</span>
+                    )}
+                  </>,
+                  'text-break',
+                ],
+                ['Signed up', dateTime(data.created_at)],
+                ['Last sign-in', dateTime(data.last_sign_in)],
+                ['Orders', count(data.orders)],
+                ['Spent', money(data.spent)],
+              ]}
+            />
           </section>
 
           <div className="mb-4">
-            <TableCard title="Kits owned">
-              {data.kits.length === 0 ? (
-                <EmptyState>This customer owns no kit.</EmptyState>
-              ) : (
-                <table className="table admin-table mb-0">
-                  <thead>
-                    <tr>
-                      <th scope="col">Kit</th>
-                      <th scope="col">How</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.kits.map((kit) => (
-                      <tr key={kit.kit_id}>
-                        <td>{kit.title}</td>
-                        <td>
-                          {kit.source === 'order' && kit.order_id ? (
-                            <>
-                              Order <Link to={`/admin/orders/${encodeURIComponent(kit.order_id)}`}>{kit.order_id}</Link>
-                            </>
-                          ) : (
-                            <>Granted {dateTime(kit.granted_at)}</>
-                          )}
-                        </td>
-                        <td className="text-end">
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-outline-danger"
-                            aria-label={`Revoke ${kit.title}`}
-                            onClick={() => {
-                              setNote('');
-                              setDialog({ action: 'revoke', kitId: kit.kit_id, title: kit.title });
-                            }}
-                          >
-                            Revoke
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </TableCard>
+            <CardTable
+              title="Kits owned"
+              rows={data.kits}
+              empty="This customer owns no kit."
+              rowKey={(kit) => kit.kit_id}
+              columns={[
+                { header: 'Kit', cell: (kit) => kit.title },
+                {
+                  header: 'How',
+                  cell: (kit) =>
+                    kit.source === 'order' && kit.order_id ? (
+                      <>
+                        Order <OrderLink id={kit.order_id} />
+                      </>
+                    ) : (
+                      <>Granted {dateTime(kit.granted_at)}</>
+                    ),
+                },
+                {
+                  header: null,
+                  className: 'text-end',
+                  cell: (kit) => (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-outline-danger"
+                      aria-label={`Revoke ${kit.title}`}
+                      onClick={() => {
+                        setNote('');
+                        setDialog({ action: 'revoke', kitId: kit.kit_id, title: kit.title });
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  ),
+                },
+              ]}
+            />
           </div>
 
           <div className="row g-4">
             <div className="col-12 col-xl-7">
-              <TableCard title="Orders">
-                {data.order_list.length === 0 && <EmptyState>No orders.</EmptyState>}
-                {data.order_list.length > 0 && (
-                  <table className="table table-sm admin-table mb-0">
-                    <thead>
-                      <tr>
-                        <th scope="col">Order</th>
-                        <th scope="col">Date</th>
-                        <th scope="col" className="text-end">
-                          Total
-                        </th>
-                        <th scope="col">Status</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.order_list.map((order) => (
-                        <tr key={order.id}>
-                          <td>
-                            <Link to={`/admin/orders/${encodeURIComponent(order.id)}`}>{order.id}</Link>
-                          </td>
-                          <td className="text-nowrap">{dateTime(order.created_at)}</td>
-                          <td className="text-end">{money(order.total)}</td>
-                          <td>
-                            <StatusBadge status={order.status as OrderStatus} />
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
-              </TableCard>
+              <CardTable
+                title="Orders"
+                rows={data.order_list}
+                empty="No orders."
+                small
+                rowKey={(order) => order.id}
+                columns={ORDER_COLUMNS}
+              />
             </div>
             <div className="col-12 col-xl-5">
-              <TableCard title="Downloads">
-                {data.downloads.length === 0 ? (
-                  <EmptyState>No downloads yet.</EmptyState>
-                ) : (
-                  <table className="table table-sm admin-table mb-0">
-                    <thead>
-                      <tr>
-                        <th scope="col">Kit</th>
-                        <th scope="col">Version</th>
-                        <th scope="col">When</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.downloads.map((download) => (
-                        <tr key={`${download.at}|${download.kit_id}`}>
-                          <td>{titleOf(download.kit_id)}</td>
-                          <td>{download.version ?? '—'}</td>
-                          <td className="text-nowrap">{dateTime(download.at)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
-              </TableCard>
+              <CardTable
+                title="Downloads"
+                rows={data.downloads}
+                empty="No downloads yet."
+                small
+                rowKey={(download) => `${download.at}|${download.kit_id}`}
+                columns={[
+                  { header: 'Kit', cell: (download) => titleOf(download.kit_id) },
+                  { header: 'Version', cell: (download) => download.version ?? '—' },
+                  timeColumn('When', 'at'),
+                ]}
+              />
             </div>
           </div>
 
@@ -240,18 +218,7 @@ export default function CustomerPage() {
                 {data.email} will no longer see or download <strong>{dialog?.title}</strong>.
               </p>
             )}
-            <label htmlFor="grant-note" className="form-label">
-              Note
-            </label>
-            <textarea
-              id="grant-note"
-              className="form-control"
-              rows={2}
-              maxLength={500}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-            />
-            <p className="form-text mb-0">Kept in the activity log.</p>
+            <TextArea id="grant-note" label="Note" state={noteState} hint="Kept in the activity log." />
           </ConfirmDialog>
         </>
       )}

@@ -1,10 +1,19 @@
-import { type ReactNode, useState } from 'react';
+import { Fragment, type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMessages, useOrders, useSummary } from './admin-api.ts';
+import {
+  CardTable,
+  countColumn,
+  DataTable,
+  moneyColumn,
+  orderColumn,
+  statusColumn,
+  timeColumn,
+} from './data-table.tsx';
 import { count, dateTime, day, money, percent } from './format.ts';
 import { PRESETS, type PresetId, rangeFromParams } from './range.ts';
 import SalesChart from './sales-chart.tsx';
-import { EmptyState, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
+import { EmptyState, PageHeader, QueryState, TableCard } from './ui.tsx';
 
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
@@ -57,30 +66,27 @@ function RangePicker() {
             if (from && to && from <= to) setParams({ range: 'custom', from, to }, { replace: true });
           }}
         >
-          <label className="form-label mb-0" htmlFor="range-from">
-            From
-          </label>
-          <input
-            id="range-from"
-            type="date"
-            className="form-control form-control-sm"
-            value={from}
-            max={to}
-            required
-            onChange={(e) => setFrom(e.target.value)}
-          />
-          <label className="form-label mb-0" htmlFor="range-to">
-            To
-          </label>
-          <input
-            id="range-to"
-            type="date"
-            className="form-control form-control-sm"
-            value={to}
-            min={from}
-            required
-            onChange={(e) => setTo(e.target.value)}
-          />
+          {(
+            [
+              ['from', 'From', from, setFrom, { max: to }],
+              ['to', 'To', to, setTo, { min: from }],
+            ] as const
+          ).map(([id, label, value, set, bound]) => (
+            <Fragment key={id}>
+              <label className="form-label mb-0" htmlFor={`range-${id}`}>
+                {label}
+              </label>
+              <input
+                id={`range-${id}`}
+                type="date"
+                className="form-control form-control-sm"
+                value={value}
+                {...bound}
+                required
+                onChange={(e) => set(e.target.value)}
+              />
+            </Fragment>
+          ))}
           <button type="submit" className="btn btn-sm btn-primary">
             Apply
           </button>
@@ -130,35 +136,19 @@ export default function DashboardPage() {
               <details className="mt-3">
                 <summary>Sales by day as a table</summary>
                 <div className="table-responsive admin-scroll">
-                  <table className="table table-sm admin-table mb-0" id="sales-by-day-table">
-                    <caption className="visually-hidden">Sales by day</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Day</th>
-                        <th scope="col" className="text-end">
-                          Gross
-                        </th>
-                        <th scope="col" className="text-end">
-                          Refunds
-                        </th>
-                        <th scope="col" className="text-end">
-                          Orders
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.by_day.map((row) => (
-                        <tr key={row.date}>
-                          <th scope="row" className="fw-normal">
-                            {day(row.date)}
-                          </th>
-                          <td className="text-end">{money(row.gross)}</td>
-                          <td className="text-end">{money(row.refunds)}</td>
-                          <td className="text-end">{count(row.orders)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <DataTable
+                    rows={data.by_day}
+                    small
+                    id="sales-by-day-table"
+                    caption="Sales by day"
+                    rowKey={(row) => row.date}
+                    columns={[
+                      { header: 'Day', rowHeader: true, className: 'fw-normal', cell: (row) => day(row.date) },
+                      moneyColumn('Gross', 'gross'),
+                      moneyColumn('Refunds', 'refunds'),
+                      countColumn('Orders', 'orders'),
+                    ]}
+                  />
                 </div>
               </details>
             </div>
@@ -166,34 +156,17 @@ export default function DashboardPage() {
 
           <div className="row g-4">
             <div className="col-12 col-xl-6">
-              <TableCard title="Top kits">
-                {data.top_kits.length === 0 ? (
-                  <EmptyState>No kits sold in this range.</EmptyState>
-                ) : (
-                  <table className="table admin-table mb-0">
-                    <thead>
-                      <tr>
-                        <th scope="col">Kit</th>
-                        <th scope="col" className="text-end">
-                          Units
-                        </th>
-                        <th scope="col" className="text-end">
-                          Gross
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.top_kits.map((kit) => (
-                        <tr key={kit.id}>
-                          <td>{kit.title}</td>
-                          <td className="text-end">{count(kit.units)}</td>
-                          <td className="text-end">{money(kit.gross)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
-              </TableCard>
+              <CardTable
+                title="Top kits"
+                rows={data.top_kits}
+                empty="No kits sold in this range."
+                rowKey={(kit) => kit.id}
+                columns={[
+                  { header: 'Kit', cell: (kit) => kit.title },
+                  countColumn('Units', 'units'),
+                  moneyColumn('Gross', 'gross'),
+                ]}
+              />
             </div>
             <div className="col-12 col-xl-6">
               <TableCard title="Unanswered messages" footer={<Link to="/admin/messages">All messages</Link>}>
@@ -225,34 +198,17 @@ export default function DashboardPage() {
           <QueryState query={latest} label="orders" />
           {latest.data && latestOrders.length === 0 && <EmptyState>No orders yet.</EmptyState>}
           {latestOrders.length > 0 && (
-            <table className="table admin-table mb-0">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Date</th>
-                  <th scope="col" className="text-end">
-                    Total
-                  </th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {latestOrders.map((order) => (
-                  <tr key={order.id}>
-                    <td>
-                      <Link to={`/admin/orders/${encodeURIComponent(order.id)}`}>{order.id}</Link>
-                    </td>
-                    <td>{order.email}</td>
-                    <td className="text-nowrap">{dateTime(order.created_at)}</td>
-                    <td className="text-end">{money(order.total)}</td>
-                    <td>
-                      <StatusBadge status={order.status} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              rows={latestOrders}
+              rowKey={(order) => order.id}
+              columns={[
+                orderColumn(),
+                { header: 'Customer', cell: (order) => order.email },
+                timeColumn('Date', 'created_at'),
+                moneyColumn('Total', 'total'),
+                statusColumn,
+              ]}
+            />
           )}
         </TableCard>
       </div>

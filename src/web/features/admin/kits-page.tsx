@@ -3,8 +3,9 @@ import { Link } from 'react-router';
 import type { OwnerKit } from '../../../common/schemas/owner.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { useKitSwitch, useKits } from './admin-api.ts';
-import { count, day, money } from './format.ts';
-import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, TableCard } from './ui.tsx';
+import { CardTable, countColumn, moneyColumn } from './data-table.tsx';
+import { count, day } from './format.ts';
+import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState } from './ui.tsx';
 
 export default function KitsPage() {
   const kits = useKits();
@@ -39,64 +40,56 @@ export default function KitsPage() {
       <QueryState query={kits} label="kits" />
       {kits.data && kits.data.length === 0 && <EmptyState>No kits in the catalog.</EmptyState>}
       {kits.data && kits.data.length > 0 && (
-        <TableCard>
-          <table className="table admin-table mb-0">
-            <thead>
-              <tr>
-                <th scope="col">Kit</th>
-                <th scope="col" className="text-end">
-                  Price
-                </th>
-                <th scope="col">Version</th>
-                <th scope="col" className="text-end">
-                  Units
-                </th>
-                <th scope="col" className="text-end">
-                  Gross
-                </th>
-                <th scope="col" className="text-end">
-                  Downloads
-                </th>
-                <th scope="col" className="text-end">
-                  Owners
-                </th>
-                <th scope="col">In store</th>
-              </tr>
-            </thead>
-            <tbody>
-              {kits.data.map((kit) => (
-                <tr key={kit.id} className={kit.active ? undefined : 'admin-row-muted'}>
-                  <td>
-                    {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.title}</Link> : kit.title}
-                    <div className="small text-body-secondary">{kit.sef_id}</div>
-                  </td>
-                  <td className="text-end">{money(kit.price)}</td>
-                  <td className="text-nowrap">
-                    {kit.version ?? '—'}
-                    <div className="small text-body-secondary">{day(kit.released_on)}</div>
-                  </td>
-                  <td className="text-end">{count(kit.units)}</td>
-                  <td className="text-end">{money(kit.gross)}</td>
-                  <td className="text-end">{count(kit.downloads)}</td>
-                  <td className="text-end">{count(kit.owners)}</td>
-                  <td className="text-nowrap">
-                    <span className={`badge me-2 ${kit.active ? 'text-bg-success' : 'text-bg-secondary'}`}>
-                      {kit.active ? 'Shown' : 'Hidden'}
-                    </span>
-                    <button
-                      type="button"
-                      className={`btn btn-sm ${kit.active ? 'btn-outline-secondary' : 'btn-outline-success'}`}
-                      aria-label={`${kit.active ? 'Hide' : 'Show'} ${kit.title}`}
-                      onClick={() => setTarget(kit)}
-                    >
-                      {kit.active ? 'Hide' : 'Show'}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableCard>
+        <CardTable
+          rows={kits.data}
+          rowKey={(kit) => kit.id}
+          rowClassName={(kit) => (kit.active ? undefined : 'admin-row-muted')}
+          columns={[
+            {
+              header: 'Kit',
+              cell: (kit) => (
+                <>
+                  {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.title}</Link> : kit.title}
+                  <div className="small text-body-secondary">{kit.sef_id}</div>
+                </>
+              ),
+            },
+            moneyColumn('Price', 'price'),
+            {
+              header: 'Version',
+              className: 'text-nowrap',
+              cell: (kit) => (
+                <>
+                  {kit.version ?? '—'}
+                  <div className="small text-body-secondary">{day(kit.released_on)}</div>
+                </>
+              ),
+            },
+            countColumn('Units', 'units'),
+            moneyColumn('Gross', 'gross'),
+            countColumn('Downloads', 'downloads'),
+            countColumn('Owners', 'owners'),
+            {
+              header: 'In store',
+              className: 'text-nowrap',
+              cell: (kit) => (
+                <>
+                  <span className={`badge me-2 ${kit.active ? 'text-bg-success' : 'text-bg-secondary'}`}>
+                    {kit.active ? 'Shown' : 'Hidden'}
+                  </span>
+                  <button
+                    type="button"
+                    className={`btn btn-sm ${kit.active ? 'btn-outline-secondary' : 'btn-outline-success'}`}
+                    aria-label={`${kit.active ? 'Hide' : 'Show'} ${kit.title}`}
+                    onClick={() => setTarget(kit)}
+                  >
+                    {kit.active ? 'Hide' : 'Show'}
+                  </button>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       <ConfirmDialog
         show={target !== null}

@@ -3,7 +3,7 @@ import type { OwnerMessage } from '../../../common/schemas/owner.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { type MessageFilter, useMessages, useReply } from './admin-api.ts';
 import { dateTime } from './format.ts';
-import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState } from './ui.tsx';
+import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, TextArea } from './ui.tsx';
 
 const LABELS: Record<MessageFilter, string> = { new: 'New', answered: 'Answered', all: 'All' };
 const FILTERS = Object.keys(LABELS) as MessageFilter[];
@@ -14,7 +14,8 @@ export default function MessagesPage() {
   const reply = useReply();
   const toast = useToast();
   const [target, setTarget] = useState<OwnerMessage | null>(null);
-  const [body, setBody] = useState('');
+  const bodyState = useState('');
+  const [body, setBody] = bodyState;
 
   const close = () => {
     setTarget(null);
@@ -96,21 +97,15 @@ export default function MessagesPage() {
         onClose={close}
       >
         <blockquote className="admin-quote">{target?.message}</blockquote>
-        <label htmlFor="reply-body" className="form-label">
-          Your reply
-        </label>
-        <textarea
+        <TextArea
           id="reply-body"
-          className="form-control"
+          label="Your reply"
           rows={6}
           maxLength={10_000}
           required
-          value={body}
-          onChange={(e) => setBody(e.target.value)}
+          state={bodyState}
+          hint={`Sent by e-mail to ${target?.email}, with the support address to reply to; the message is then marked answered.`}
         />
-        <p className="form-text mb-0">
-          Sent by e-mail to {target?.email}, with the support address to reply to; the message is then marked answered.
-        </p>
       </ConfirmDialog>
     </>
   );

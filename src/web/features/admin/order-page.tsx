@@ -1,11 +1,33 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import type { OwnerOrderDetail } from '../../../common/schemas/owner.ts';
+import { Check } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useOrder, useRefund, useResendReceipt } from './admin-api.ts';
+import { CardTable, type Column, moneyColumn, timeColumn } from './data-table.tsx';
 import { dateTime, money, recordId } from './format.ts';
-import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, StatusBadge, TableCard } from './ui.tsx';
+import { ConfirmDialog, errorText, Facts, PageHeader, QueryState, StatusBadge, TextArea } from './ui.tsx';
+
+type Row<K extends keyof OwnerOrderDetail> = OwnerOrderDetail[K] extends (infer R)[] ? R : never;
+
+const EVENT_COLUMNS: Column<Row<'events'>>[] = [
+  timeColumn('When', 'at'),
+  { header: 'Event', className: 'text-nowrap', cell: (event) => event.type },
+  { header: 'Outcome', cell: (event) => event.outcome },
+  { header: 'Detail', className: 'small', cell: (event) => event.detail ?? '' },
+];
+const MAIL_COLUMNS: Column<Row<'mails'>>[] = [
+  timeColumn('When', 'at'),
+  { header: 'Subject', cell: (mail) => mail.subject },
+  { header: 'Status', cell: (mail) => mail.status },
+];
 
 type Dialog = null | 'refund' | 'resend';
+type Scope = 'whole' | 'lines';
+const SCOPES: [Scope, string][] = [
+  ['whole', 'Whole order'],
+  ['lines', 'Chosen lines'],
+];
 
 export default function OrderPage() {
   const id = recordId(useLocation().pathname);
@@ -14,9 +36,10 @@ export default function OrderPage() {
   const resend = useResendReceipt(id);
   const toast = useToast();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [scope, setScope] = useState<'whole' | 'lines'>('whole');
+  const [scope, setScope] = useState<Scope>('whole');
   const [chosen, setChosen] = useState<number[]>([]);
-  const [reason, setReason] = useState('');
+  const reasonState = useState('');
+  const [reason, setReason] = reasonState;
   const [requested, setRequested] = useState(false);
 
   const data = order.data;
@@ -100,135 +123,92 @@ export default function OrderPage() {
             <div className="col-12 col-lg-6">
               <section className="card admin-card h-100">
                 <h2 className="card-header h6 mb-0">Order</h2>
-                <dl className="card-body admin-facts mb-0">
-                  <dt>Status</dt>
-                  <dd>
-                    <StatusBadge status={data.status} />
-                  </dd>
-                  <dt>Created</dt>
-                  <dd>{dateTime(data.created_at)}</dd>
-                  <dt>Paid</dt>
-                  <dd>{dateTime(data.paid_at)}</dd>
-                  <dt>Total</dt>
-                  <dd>{money(data.total)}</dd>
-                </dl>
+                <Facts
+                  facts={[
+                    ['Status', <StatusBadge key="status" status={data.status} />],
+                    ['Created', dateTime(data.created_at)],
+                    ['Paid', dateTime(data.paid_at)],
+                    ['Total', money(data.total)],
+                  ]}
+                />
               </section>
             </div>
             <div className="col-12 col-lg-6">
               <section className="card admin-card h-100">
                 <h2 className="card-header h6 mb-0">Buyer</h2>
-                <dl className="card-body admin-facts mb-0">
-                  <dt>Name</dt>
-                  <dd>{data.name || '—'}</dd>
-                  <dt>E-mail</dt>
-                  <dd className="text-break">
-                    <Link to={`/admin/customers?query=${encodeURIComponent(data.email)}`}>{data.email}</Link>
-                  </dd>
-                </dl>
+                <Facts
+                  facts={[
+                    ['Name', data.name || '—'],
+                    [
+                      'E-mail',
+                      <Link key="email" to={`/admin/customers?query=${encodeURIComponent(data.email)}`}>
+                        {data.email}
+                      </Link>,
+                      'text-break',
+                    ],
+                  ]}
+                />
               </section>
             </div>
           </div>
 
           <div className="mb-4">
-            <TableCard title="Lines">
-              <table className="table admin-table mb-0">
-                <thead>
-                  <tr>
-                    <th scope="col">Kit</th>
-                    <th scope="col" className="text-end">
-                      Price
-                    </th>
-                    <th scope="col">State</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.lines.map((line) => (
-                    <tr key={line.kit_id}>
-                      <td>{line.title}</td>
-                      <td className="text-end">{money(line.price)}</td>
-                      <td>
-                        {line.refunded ? (
-                          <span className="badge text-bg-danger">Refunded</span>
-                        ) : (
-                          <span className="badge text-bg-light">Owned</span>
-                        )}
-                      </td>
-                      <td className="text-end">
-                        {refundable && !line.refunded && (
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-link text-danger p-0"
-                            onClick={() => openRefund(line.kit_id)}
-                            aria-label={`Refund ${line.title}`}
-                          >
-                            Refund line
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableCard>
+            <CardTable
+              title="Lines"
+              rows={data.lines}
+              rowKey={(line) => line.kit_id}
+              columns={[
+                { header: 'Kit', cell: (line) => line.title },
+                moneyColumn('Price', 'price'),
+                {
+                  header: 'State',
+                  cell: (line) =>
+                    line.refunded ? (
+                      <span className="badge text-bg-danger">Refunded</span>
+                    ) : (
+                      <span className="badge text-bg-light">Owned</span>
+                    ),
+                },
+                {
+                  header: null,
+                  className: 'text-end',
+                  cell: (line) =>
+                    refundable &&
+                    !line.refunded && (
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-link text-danger p-0"
+                        onClick={() => openRefund(line.kit_id)}
+                        aria-label={`Refund ${line.title}`}
+                      >
+                        Refund line
+                      </button>
+                    ),
+                },
+              ]}
+            />
           </div>
 
           <div className="row g-4">
             <div className="col-12 col-xl-7">
-              <TableCard title="Payment events">
-                {data.events.length === 0 ? (
-                  <EmptyState>No payment event received for this order.</EmptyState>
-                ) : (
-                  <table className="table table-sm admin-table mb-0">
-                    <thead>
-                      <tr>
-                        <th scope="col">When</th>
-                        <th scope="col">Event</th>
-                        <th scope="col">Outcome</th>
-                        <th scope="col">Detail</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.events.map((event) => (
-                        <tr key={`${event.at}|${event.type}|${event.outcome}`}>
-                          <td className="text-nowrap">{dateTime(event.at)}</td>
-                          <td className="text-nowrap">{event.type}</td>
-                          <td>{event.outcome}</td>
-                          <td className="small">{event.detail ?? ''}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
-              </TableCard>
+              <CardTable
+                title="Payment events"
+                rows={data.events}
+                empty="No payment event received for this order."
+                small
+                rowKey={(event) => `${event.at}|${event.type}|${event.outcome}`}
+                columns={EVENT_COLUMNS}
+              />
             </div>
             <div className="col-12 col-xl-5">
-              <TableCard title="Mails sent">
-                {data.mails.length === 0 ? (
-                  <EmptyState>No mail sent about this order.</EmptyState>
-                ) : (
-                  <table className="table table-sm admin-table mb-0">
-                    <thead>
-                      <tr>
-                        <th scope="col">When</th>
-                        <th scope="col">Subject</th>
-                        <th scope="col">Status</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.mails.map((mail) => (
-                        <tr key={`${mail.at}|${mail.subject}`}>
-                          <td className="text-nowrap">{dateTime(mail.at)}</td>
-                          <td>{mail.subject}</td>
-                          <td>{mail.status}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
-              </TableCard>
+              <CardTable
+                title="Mails sent"
+                rows={data.mails}
+                empty="No mail sent about this order."
+                small
+                rowKey={(mail) => `${mail.at}|${mail.subject}`}
+                columns={MAIL_COLUMNS}
+              />
             </div>
           </div>
 
@@ -245,68 +225,42 @@ export default function OrderPage() {
           >
             <fieldset className="mb-3">
               <legend className="form-label fs-6">What to refund</legend>
-              <div className="form-check">
-                <input
-                  className="form-check-input"
+              {SCOPES.map(([value, label]) => (
+                <Check
+                  key={value}
+                  id={`refund-${value}`}
+                  label={label}
                   type="radio"
-                  id="refund-whole"
-                  checked={scope === 'whole'}
-                  onChange={() => setScope('whole')}
+                  checked={scope === value}
+                  onChange={() => setScope(value)}
                 />
-                <label className="form-check-label" htmlFor="refund-whole">
-                  Whole order
-                </label>
-              </div>
-              <div className="form-check">
-                <input
-                  className="form-check-input"
-                  type="radio"
-                  id="refund-lines"
-                  checked={scope === 'lines'}
-                  onChange={() => setScope('lines')}
-                />
-                <label className="form-check-label" htmlFor="refund-lines">
-                  Chosen lines
-                </label>
-              </div>
+              ))}
               {scope === 'lines' && (
                 <div className="ms-4 mt-2">
                   {open.map((line) => (
-                    <div className="form-check" key={line.kit_id}>
-                      <input
-                        className="form-check-input"
-                        type="checkbox"
-                        id={`refund-line-${line.kit_id}`}
-                        checked={chosen.includes(line.kit_id)}
-                        onChange={(e) =>
-                          setChosen((current) =>
-                            e.target.checked ? [...current, line.kit_id] : current.filter((k) => k !== line.kit_id),
-                          )
-                        }
-                      />
-                      <label className="form-check-label" htmlFor={`refund-line-${line.kit_id}`}>
-                        {line.title} ({money(line.price)})
-                      </label>
-                    </div>
+                    <Check
+                      key={line.kit_id}
+                      id={`refund-line-${line.kit_id}`}
+                      label={`${line.title} (${money(line.price)})`}
+                      type="checkbox"
+                      checked={chosen.includes(line.kit_id)}
+                      onChange={(e) =>
+                        setChosen((current) =>
+                          e.target.checked ? [...current, line.kit_id] : current.filter((k) => k !== line.kit_id),
+                        )
+                      }
+                    />
                   ))}
                 </div>
               )}
             </fieldset>
-            <label htmlFor="refund-reason" className="form-label">
-              Reason
-            </label>
-            <textarea
+            <TextArea
               id="refund-reason"
-              className="form-control"
-              rows={2}
-              maxLength={500}
+              label="Reason"
               required
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
+              state={reasonState}
+              hint="The buyer loses the refunded kits at once: purchases, downloads and setup guide."
             />
-            <p className="form-text mb-0">
-              The buyer loses the refunded kits at once: purchases, downloads and setup guide.
-            </p>
           </ConfirmDialog>
 
           <ConfirmDialog

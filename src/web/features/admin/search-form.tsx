@@ -1,48 +1,53 @@
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { Field } from '../../components/field.tsx';
+
+/** Sets (or, when empty, removes) one parameter of the address, keeping the others and the history entry. */
+export function useSetParam() {
+  const [, setParams] = useSearchParams();
+  return (name: string, value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+}
 
 /**
  * The `Search` field of a list, kept in the address (`?query=`) so a search can be shared and
  * survives going back from a record. `children` adds filters that are set in the address too.
  */
 export function SearchForm({ placeholder, children }: { placeholder: string; children?: ReactNode }) {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const setParam = useSetParam();
   const [text, setText] = useState(params.get('query') ?? '');
   return (
     <form
       className="admin-search"
       onSubmit={(event) => {
         event.preventDefault();
-        setParams(
-          (current) => {
-            const next = new URLSearchParams(current);
-            if (text.trim()) next.set('query', text.trim());
-            else next.delete('query');
-            return next;
-          },
-          { replace: true },
-        );
+        setParam('query', text.trim());
       }}
     >
-      <div className="admin-search-field">
-        <label htmlFor="admin-search" className="form-label">
-          Search
-        </label>
-        <div className="input-group">
-          <input
-            id="admin-search"
-            type="search"
-            className="form-control"
-            placeholder={placeholder}
-            value={text}
-            maxLength={200}
-            onChange={(e) => setText(e.target.value)}
-          />
+      <Field
+        id="admin-search"
+        label="Search"
+        spacing="admin-search-field"
+        type="search"
+        placeholder={placeholder}
+        value={text}
+        maxLength={200}
+        onChange={setText}
+        addon={
           <button type="submit" className="btn btn-primary">
             Search
           </button>
-        </div>
-      </div>
+        }
+      />
       {children}
     </form>
   );

@@ -1,11 +1,11 @@
 import { SUBSCRIBERS_CSV_URL, useSubscribers } from './admin-api.ts';
-import { count, dateTime } from './format.ts';
-import { EmptyState, LoadMore, PageHeader, QueryState, TableCard } from './ui.tsx';
+import { PagedTable, timeColumn } from './data-table.tsx';
+import { count } from './format.ts';
+import { PageHeader } from './ui.tsx';
 
 export default function SubscribersPage() {
   const subscribers = useSubscribers();
   const total = subscribers.data?.pages[0]?.total;
-  const items = subscribers.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <>
       <PageHeader title="Subscribers">
@@ -13,33 +13,23 @@ export default function SubscribersPage() {
           Export CSV
         </a>
       </PageHeader>
-      <QueryState query={subscribers} label="subscribers" />
-      {total !== undefined && (
-        <p className="admin-total">
-          <strong>{count(total)}</strong> {total === 1 ? 'subscriber' : 'subscribers'}
-        </p>
-      )}
-      {subscribers.data && items.length === 0 && <EmptyState>Nobody has subscribed yet.</EmptyState>}
-      {items.length > 0 && (
-        <TableCard footer={<LoadMore query={subscribers} />}>
-          <table className="table admin-table mb-0">
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Subscribed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((s) => (
-                <tr key={s.email}>
-                  <td className="text-break">{s.email}</td>
-                  <td className="text-nowrap">{dateTime(s.subscribed_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableCard>
-      )}
+      <PagedTable
+        query={subscribers}
+        label="subscribers"
+        empty="Nobody has subscribed yet."
+        before={
+          total !== undefined && (
+            <p className="admin-total">
+              <strong>{count(total)}</strong> {total === 1 ? 'subscriber' : 'subscribers'}
+            </p>
+          )
+        }
+        rowKey={(s) => s.email}
+        columns={[
+          { header: 'E-mail', className: 'text-break', cell: (s) => s.email },
+          timeColumn('Subscribed', 'subscribed_at'),
+        ]}
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { ApiError } from '../../lib/api.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
@@ -49,6 +49,60 @@ export function QueryState({ query, label }: { query: QueryLike; label: string }
     );
   }
   return null;
+}
+
+/** Facts about a record as a definition list: [label, value] pairs. */
+export function Facts({ facts, wide }: { facts: [string, ReactNode, string?][]; wide?: boolean }) {
+  return (
+    <dl className={`card-body admin-facts${wide ? ' admin-facts-wide' : ''} mb-0`}>
+      {facts.map(([label, value, className]) => (
+        <Fragment key={label}>
+          <dt>{label}</dt>
+          <dd className={className}>{value}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * A dialog's text field with its label and the hint under it; `state` is the `useState` pair
+ * holding its text. By default an owner's note: two rows, 500 characters (RefundSchema, GrantSchema).
+ */
+export function TextArea({
+  id,
+  label,
+  hint,
+  state: [value, onChange],
+  rows = 2,
+  maxLength = 500,
+  required,
+}: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  state: [string, (value: string) => void];
+  rows?: number;
+  maxLength?: number;
+  required?: boolean;
+}) {
+  return (
+    <>
+      <label htmlFor={id} className="form-label">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className="form-control"
+        rows={rows}
+        maxLength={maxLength}
+        required={required}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p className="form-text mb-0">{hint}</p>
+    </>
+  );
 }
 
 export function EmptyState({ children }: { children: ReactNode }) {

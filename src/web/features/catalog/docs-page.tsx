@@ -2,7 +2,7 @@ import './docs-page.scss';
 import { Link, NavLink, useParams } from 'react-router';
 import { docsTitle } from '../../../common/site.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
-import { NotFoundPage } from '../../components/not-found-page.tsx';
+import { LoadFailedPage, NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKitDocs } from './catalog-api.ts';
@@ -18,11 +18,7 @@ export function DocsPage() {
   if (isPending) return <div className="container section" aria-busy="true" />;
   if (!docs || !page) {
     return (
-      <div className="container section">
-        <div className="alert alert-warning" role="alert">
-          We could not load this documentation right now. Please try again in a moment.
-        </div>
-      </div>
+      <LoadFailedPage>We could not load this documentation right now. Please try again in a moment.</LoadFailedPage>
     );
   }
   const index = docs.pages.indexOf(page);

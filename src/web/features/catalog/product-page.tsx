@@ -7,7 +7,7 @@ import { formatPrice } from '../../../common/money.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
-import { NotFoundPage } from '../../components/not-found-page.tsx';
+import { LoadFailedPage, NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
@@ -16,6 +16,7 @@ import { useKit } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
 import { PurchaseFacts } from './purchase-facts.tsx';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
+import { Section } from './section.tsx';
 
 /** The price as a shop shows it: the price, the struck original, and the badge that explains the two. */
 function HeroPrice({ kit }: { kit: KitProduct }) {
@@ -105,61 +106,51 @@ function BuyBar({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
   );
 }
 
+function IncludedList({ items, testId }: { items: string[]; testId: string }) {
+  return (
+    <ul className="included list-unstyled row g-2" data-testid={testId}>
+      {items.map((item) => (
+        <li className="col-12 col-md-6" key={item}>
+          <Icon name="check" size={18} className="text-success" /> {item}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Included({ items }: { items: string[] }) {
   const main = items.slice(0, INCLUDED_MAIN_COUNT);
   const more = items.slice(INCLUDED_MAIN_COUNT);
   return (
-    <section className="section" aria-labelledby="included-title">
-      <div className="container">
-        <h2 id="included-title" className="section-title">
-          What's Included
-        </h2>
-        <ul className="included list-unstyled row g-2" data-testid="included-main">
-          {main.map((item) => (
-            <li className="col-12 col-md-6" key={item}>
-              <Icon name="check" size={18} className="text-success" /> {item}
-            </li>
-          ))}
-        </ul>
-        {more.length > 0 && (
-          <div className="included-more">
-            <h3 className="h5">And there's even more</h3>
-            <ul className="included list-unstyled row g-2" data-testid="included-more">
-              {more.map((item) => (
-                <li className="col-12 col-md-6" key={item}>
-                  <Icon name="check" size={18} className="text-success" /> {item}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </div>
-    </section>
+    <Section titleId="included-title" title="What's Included">
+      <IncludedList items={main} testId="included-main" />
+      {more.length > 0 && (
+        <div className="included-more">
+          <h3 className="h5">And there's even more</h3>
+          <IncludedList items={more} testId="included-more" />
+        </div>
+      )}
+    </Section>
   );
 }
 
 function Faq({ items }: { items: KitProduct['details']['faq'] }) {
   const columns = splitFaq(items);
   return (
-    <section className="section section-alt" aria-labelledby="product-faq-title">
-      <div className="container">
-        <h2 id="product-faq-title" className="section-title">
-          Frequently asked questions
-        </h2>
-        <div className="row g-4">
-          {columns.map((column, i) => (
-            <div className="col-12 col-lg-6 faq" data-testid={`faq-column-${i + 1}`} key={i === 0 ? 'first' : 'second'}>
-              {column.map((item) => (
-                <details key={item.question}>
-                  <summary>{item.question}</summary>
-                  <p>{item.answer}</p>
-                </details>
-              ))}
-            </div>
-          ))}
-        </div>
+    <Section titleId="product-faq-title" title="Frequently asked questions" alt>
+      <div className="row g-4">
+        {columns.map((column, i) => (
+          <div className="col-12 col-lg-6 faq" data-testid={`faq-column-${i + 1}`} key={i === 0 ? 'first' : 'second'}>
+            {column.map((item) => (
+              <details key={item.question}>
+                <summary>{item.question}</summary>
+                <p>{item.answer}</p>
+              </details>
+            ))}
+          </div>
+        ))}
       </div>
-    </section>
+    </Section>
   );
 }
 
@@ -194,23 +185,18 @@ function Product({ kit }: { kit: KitProduct }) {
       </section>
 
       {details.video && (
-        <section className="section section-alt" aria-labelledby="video-title">
-          <div className="container narrow">
-            <h2 id="video-title" className="section-title">
-              See it in action
-            </h2>
-            <p className="section-lead">{details.video.text}</p>
-            <div className="ratio ratio-16x9 video-frame">
-              <iframe
-                src={`https://www.youtube-nocookie.com/embed/${encodeURIComponent(details.video.id)}`}
-                title={`${kit.title} video`}
-                loading="lazy"
-                allow="accelerometer; encrypted-media; gyroscope; picture-in-picture"
-                allowFullScreen
-              />
-            </div>
+        <Section titleId="video-title" title="See it in action" alt narrow>
+          <p className="section-lead">{details.video.text}</p>
+          <div className="ratio ratio-16x9 video-frame">
+            <iframe
+              src={`https://www.youtube-nocookie.com/embed/${encodeURIComponent(details.video.id)}`}
+              title={`${kit.title} video`}
+              loading="lazy"
+              allow="accelerometer; encrypted-media; gyroscope; picture-in-picture"
+              allowFullScreen
+            />
           </div>
-        </section>
+        </Section>
       )}
 
       <section className="section" aria-labelledby="heading-title">
@@ -244,34 +230,24 @@ function Product({ kit }: { kit: KitProduct }) {
         </div>
       </section>
 
-      <section className="section section-alt" aria-labelledby="screenshots-title">
-        <div className="container">
-          <h2 id="screenshots-title" className="section-title">
-            {details.screenshotsTitle}
-          </h2>
-          <ScreenshotGallery screenshots={details.screenshots} />
-        </div>
-      </section>
+      <Section titleId="screenshots-title" title={details.screenshotsTitle} alt>
+        <ScreenshotGallery screenshots={details.screenshots} />
+      </Section>
 
       <Included items={details.included} />
 
-      <section className="section section-alt" aria-labelledby="why-title">
-        <div className="container">
-          <h2 id="why-title" className="section-title">
-            Why choose this kit
-          </h2>
-          <ul className="why list-unstyled row g-4">
-            {details.why.map((item, i) => (
-              <li className={balancedColumns(i, details.why.length, { md: 2, lg: 3 })} key={item.text}>
-                <span className="icon-badge">
-                  <Icon name={item.icon} />
-                </span>
-                <p>{item.text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section titleId="why-title" title="Why choose this kit" alt>
+        <ul className="why list-unstyled row g-4">
+          {details.why.map((item, i) => (
+            <li className={balancedColumns(i, details.why.length, { md: 2, lg: 3 })} key={item.text}>
+              <span className="icon-badge">
+                <Icon name={item.icon} />
+              </span>
+              <p>{item.text}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
       <Faq items={details.faq} />
       <BuyBar kit={kit} onBuy={buyNow} />
@@ -319,13 +295,7 @@ export function ProductPage() {
     );
   }
   if (!kit) {
-    return (
-      <div className="container section">
-        <div className="alert alert-warning" role="alert">
-          We could not load this kit right now. Please try again in a moment.
-        </div>
-      </div>
-    );
+    return <LoadFailedPage>We could not load this kit right now. Please try again in a moment.</LoadFailedPage>;
   }
   return <Product kit={kit} />;
 }

@@ -7,6 +7,10 @@ import { appUrl } from '../../lib/initial-data.ts';
 
 type Screenshot = KitProduct['details']['screenshots'][number];
 
+/** The two sizes the screenshots are made in (scripts/screenshots), and how each is shown. */
+const THUMBNAIL = { width: 640, height: 400, loading: 'lazy', decoding: 'async' } as const;
+const ENLARGED = { width: 1280, height: 800, className: 'img-fluid d-block mx-auto' } as const;
+
 /** The grid of screenshots; a click enlarges one in a centred xl dialog (300 ms, backdrop 150 ms). */
 export function ScreenshotGallery({ screenshots }: { screenshots: Screenshot[] }) {
   const [open, setOpen] = useState<Screenshot | null>(null);
@@ -21,14 +25,7 @@ export function ScreenshotGallery({ screenshots }: { screenshots: Screenshot[] }
               onClick={() => setOpen(shot)}
               aria-label={`Enlarge ${shot.title}`}
             >
-              <img
-                src={appUrl(shot.thumbnail_url)}
-                alt={shot.alt}
-                width={640}
-                height={400}
-                loading="lazy"
-                decoding="async"
-              />
+              <img src={appUrl(shot.thumbnail_url)} alt={shot.alt} {...THUMBNAIL} />
               <span className="screenshot-zoom" aria-hidden="true">
                 <Icon name="zoom" size={20} />
               </span>
@@ -46,13 +43,7 @@ export function ScreenshotGallery({ screenshots }: { screenshots: Screenshot[] }
               </Modal.Title>
             </Modal.Header>
             <Modal.Body className="p-0">
-              <img
-                src={appUrl(open.url)}
-                alt={open.alt}
-                width={1280}
-                height={800}
-                className="img-fluid d-block mx-auto"
-              />
+              <img src={appUrl(open.url)} alt={open.alt} {...ENLARGED} />
             </Modal.Body>
           </>
         )}

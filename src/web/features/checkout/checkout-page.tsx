@@ -60,6 +60,15 @@ function useCheckoutOrder(user: CurrentUser | null) {
   return { empty: products.length === 0, query, retry };
 }
 
+/** The centred card of the screens that only say something (sign in first, empty cart, thank you). */
+function MessageCard({ testId, className, children }: { testId: string; className?: string; children: ReactNode }) {
+  return (
+    <div className={['card checkout-card', className, 'text-center'].filter(Boolean).join(' ')} data-testid={testId}>
+      <div className="card-body">{children}</div>
+    </div>
+  );
+}
+
 /** Signed out: a card with what to do, whose button signs in and comes back here. */
 function SignedOutCard({
   icon,
@@ -77,19 +86,17 @@ function SignedOutCard({
   footer: ReactNode;
 }) {
   return (
-    <div className="card checkout-card checkout-signin text-center" data-testid={testId}>
-      <div className="card-body">
-        <span className="icon-badge">
-          <Icon name={icon} />
-        </span>
-        <h2 className="h5 fw-bold">{title}</h2>
-        {children}
-        <Link to="/login" className="btn btn-primary" onClick={() => setReturnPath('checkout')}>
-          {signInLabel}
-        </Link>
-        <p className="small text-body-secondary mt-3 mb-0">{footer}</p>
-      </div>
-    </div>
+    <MessageCard testId={testId} className="checkout-signin">
+      <span className="icon-badge">
+        <Icon name={icon} />
+      </span>
+      <h2 className="h5 fw-bold">{title}</h2>
+      {children}
+      <Link to="/login" className="btn btn-primary" onClick={() => setReturnPath('checkout')}>
+        {signInLabel}
+      </Link>
+      <p className="small text-body-secondary mt-3 mb-0">{footer}</p>
+    </MessageCard>
   );
 }
 
@@ -180,13 +187,11 @@ function OrderTotal({ total }: { total: number }) {
 
 function EmptyOrder() {
   return (
-    <div className="card checkout-card text-center" data-testid="checkout-empty">
-      <div className="card-body">
-        <BrowseKitsPrompt icon="cart" title="Your cart is empty" headingClass="h5 fw-bold">
-          Add a kit to your cart first, then come back here to pay for it.
-        </BrowseKitsPrompt>
-      </div>
-    </div>
+    <MessageCard testId="checkout-empty">
+      <BrowseKitsPrompt icon="cart" title="Your cart is empty" headingClass="h5 fw-bold">
+        Add a kit to your cart first, then come back here to pay for it.
+      </BrowseKitsPrompt>
+    </MessageCard>
   );
 }
 
@@ -196,28 +201,26 @@ function EmptyOrder() {
  */
 function ThankYou({ orderId }: { orderId: string }) {
   return (
-    <div className="card checkout-card checkout-success text-center" data-testid="checkout-success">
-      <div className="card-body">
-        <span className="icon-badge success-badge">
-          <Icon name="check" />
-        </span>
-        <h1 className="checkout-success-title">Thank you! Your order is being processed.</h1>
-        <p>A confirmation email is on its way to your inbox.</p>
-        <p>Your purchases will appear in the User Panel within a few minutes, ready to download.</p>
-        <p className="text-body-secondary">
-          No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
-        </p>
-        <OrderKits orderId={orderId} />
-        <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
-          <Link to="/user-panel" className="btn btn-primary">
-            Go to User Panel
-          </Link>
-          <Link to="/" className="btn btn-outline-secondary">
-            Continue Shopping
-          </Link>
-        </div>
+    <MessageCard testId="checkout-success" className="checkout-success">
+      <span className="icon-badge success-badge">
+        <Icon name="check" />
+      </span>
+      <h1 className="checkout-success-title">Thank you! Your order is being processed.</h1>
+      <p>A confirmation email is on its way to your inbox.</p>
+      <p>Your purchases will appear in the User Panel within a few minutes, ready to download.</p>
+      <p className="text-body-secondary">
+        No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
+      </p>
+      <OrderKits orderId={orderId} />
+      <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
+        <Link to="/user-panel" className="btn btn-primary">
+          Go to User Panel
+        </Link>
+        <Link to="/" className="btn btn-outline-secondary">
+          Continue Shopping
+        </Link>
       </div>
-    </div>
+    </MessageCard>
   );
 }
 

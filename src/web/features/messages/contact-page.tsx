@@ -1,6 +1,7 @@
 import './contact-page.scss';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { Field, SelectField } from '../../components/field.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
 import { useToast } from '../../components/toasts.tsx';
@@ -33,6 +34,8 @@ function sendContactMessage(input: ContactMessage): Promise<unknown> {
  * submit the form is emptied whatever the outcome; a toast tells how it went, and a thank-you
  * alert stays on the page after a success.
  */
+const TOPIC_OPTIONS = CONTACT_TOPICS.map((topic) => ({ value: topic, label: topic }));
+
 function ContactForm() {
   const toast = useToast();
   const [values, setValues] = useState<ContactMessage>(EMPTY_CONTACT);
@@ -72,53 +75,44 @@ function ContactForm() {
         </div>
       )}
       <p className="form-text mt-0 mb-3">All fields are required.</p>
-      <div className="mb-3">
-        <label htmlFor="contact-topic" className="form-label">
-          Topic
-        </label>
-        <select id="contact-topic" className="form-select" required value={values.topic} onChange={change('topic')}>
+      <SelectField
+        id="contact-topic"
+        label="Topic"
+        spacing="mb-3"
+        required
+        value={values.topic}
+        onChange={change('topic')}
+        none={
           <option value="" disabled>
             Choose a topic
           </option>
-          {CONTACT_TOPICS.map((topic) => (
-            <option key={topic} value={topic}>
-              {topic}
-            </option>
-          ))}
-        </select>
-      </div>
+        }
+        options={TOPIC_OPTIONS}
+      />
       <div className="row g-3 mb-3">
-        <div className="col-12 col-md-6">
-          <label htmlFor="contact-name" className="form-label">
-            Name
-          </label>
-          <input
-            id="contact-name"
-            type="text"
-            className="form-control"
-            required
-            maxLength={CONTACT_LIMITS.name}
-            autoComplete="name"
-            value={values.name}
-            onChange={change('name')}
-          />
-        </div>
-        <div className="col-12 col-md-6">
-          <label htmlFor="contact-email" className="form-label">
-            Email
-          </label>
-          <input
-            id="contact-email"
-            type="email"
-            className="form-control"
-            required
-            maxLength={CONTACT_LIMITS.email}
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={values.email}
-            onChange={change('email')}
-          />
-        </div>
+        <Field
+          id="contact-name"
+          label="Name"
+          spacing="col-12 col-md-6"
+          type="text"
+          required
+          maxLength={CONTACT_LIMITS.name}
+          autoComplete="name"
+          value={values.name}
+          onChange={(_, event) => change('name')(event)}
+        />
+        <Field
+          id="contact-email"
+          label="Email"
+          spacing="col-12 col-md-6"
+          type="email"
+          required
+          maxLength={CONTACT_LIMITS.email}
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={values.email}
+          onChange={(_, event) => change('email')(event)}
+        />
       </div>
       <div className="mb-4">
         <label htmlFor="contact-message" className="form-label">
