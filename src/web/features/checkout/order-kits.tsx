@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import type { PurchaseItem, PurchasesResponse } from '../../../common/schemas/accounts.ts';
 import type { OrderResponse } from '../../../common/schemas/orders.ts';
-import { Icon } from '../../components/icon.tsx';
+import { DownloadLink, SetupGuideLink } from '../../components/kit-links.tsx';
 import { Loading } from '../../components/load-states.tsx';
 import { apiGet, apiPost } from '../../lib/api.ts';
-import { appUrl } from '../../lib/initial-data.ts';
 
 /** How often, and for how long, the success screen looks for the order's kits in the purchases. */
 const GRANT_POLL_MS = 1000;
@@ -63,17 +61,8 @@ function KitLinks({ line, purchase }: { line: OrderKitLine; purchase: PurchaseIt
   const titleId = `order-kit-${line.id}-title`;
   return (
     <div className="order-kit-links">
-      {/* A file download: a plain link, not a route. */}
-      <a href={appUrl(`/download/${purchase.id}`)} className="btn btn-primary btn-sm" aria-describedby={titleId}>
-        <Icon name="download" size={16} /> Download
-      </a>
-      <Link
-        to={`/user-panel/item/${purchase.sef_id}`}
-        className="btn btn-outline-secondary btn-sm"
-        aria-describedby={titleId}
-      >
-        <Icon name="gear" size={16} /> Setup guide
-      </Link>
+      <DownloadLink purchaseId={purchase.id} titleId={titleId} />
+      <SetupGuideLink sefId={purchase.sef_id} titleId={titleId} />
     </div>
   );
 }

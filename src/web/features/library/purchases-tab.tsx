@@ -2,8 +2,8 @@ import { Link } from 'react-router';
 import { longDate } from '../../../common/dates.ts';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import { Icon } from '../../components/icon.tsx';
+import { DownloadLink, SetupGuideLink } from '../../components/kit-links.tsx';
 import { BrowseKitsPrompt, Loading } from '../../components/load-states.tsx';
-import { appUrl } from '../../lib/initial-data.ts';
 import { usePurchases } from './library-api.ts';
 
 function Purchase({ item }: { item: PurchaseItem }) {
@@ -24,10 +24,7 @@ function Purchase({ item }: { item: PurchaseItem }) {
           </p>
         )}
         <div className="d-flex flex-wrap gap-2">
-          {/* A file download: a plain link, not a route. */}
-          <a href={appUrl(`/download/${item.id}`)} className="btn btn-primary btn-sm" aria-describedby={titleId}>
-            <Icon name="download" size={16} /> Download
-          </a>
+          <DownloadLink purchaseId={item.id} titleId={titleId} />
           {/* Only pages that exist: docs for a kit that has them, neither for a kit no longer on the store. */}
           {item.documentation && (
             <Link to={`/docs/${item.sef_id}`} className="btn btn-outline-secondary btn-sm" aria-describedby={titleId}>
@@ -43,13 +40,7 @@ function Purchase({ item }: { item: PurchaseItem }) {
               Product page
             </Link>
           )}
-          <Link
-            to={`/user-panel/item/${item.sef_id}`}
-            className="btn btn-outline-secondary btn-sm"
-            aria-describedby={titleId}
-          >
-            <Icon name="gear" size={16} /> Setup guide
-          </Link>
+          <SetupGuideLink sefId={item.sef_id} titleId={titleId} />
         </div>
       </div>
     </li>
