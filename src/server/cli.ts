@@ -6,7 +6,8 @@ import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import { openStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { CatalogContentError } from './modules/catalog/catalog.read.ts';
-import { activeSubscribers, latestMessages } from './modules/messages/messages.service.ts';
+import { subscriberCsvLines } from './modules/messages/messages.owner.service.ts';
+import { latestMessages } from './modules/messages/messages.service.ts';
 import { addOwner, listOwners, removeOwner } from './modules/owner/owner.service.ts';
 import { DEMO_PASSWORD, parseSeedArgs, seedDemoSales } from './seed.ts';
 
@@ -22,8 +23,6 @@ const USAGE = `Usage:
   npm run owner -- list             the owners (these and OWNER_EMAILS)
   npm run seed -- --customers 50000 --orders 100000
                                     demo customers and 18 months of sales (a demo database only)`;
-
-const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** A visitor's text for the terminal: one line, no control characters (no escape sequences). */
 const printable = (text: string) =>
@@ -94,14 +93,13 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
   try {
     const db = openDatabase(pool);
     if (command === 'subscribers') {
-      const rows = await activeSubscribers(db);
-      const csv = ['email,subscribed_at', ...rows.map((r) => `${csvField(r.email)},${r.subscribedAt.toISOString()}`)];
+      const csv = await subscriberCsvLines(db);
       if (!arg) {
         console.log(csv.join('\n'));
         return 0;
       }
       await fs.writeFile(arg, `${csv.join('\n')}\n`);
-      console.error(`${rows.length} subscriber(s) written to ${arg}`);
+      console.error(`${csv.length - 1} subscriber(s) written to ${arg}`);
       return 0;
     }
     if (seed) {

@@ -35,12 +35,24 @@ export async function markAnswered(tx: Reader, id: number): Promise<OwnerMessage
   return rows[0]!;
 }
 
-/** Every active subscriber for the CSV export, oldest first, the day already in ISO 8601 (UTC). */
-export async function subscribersForExport(db: Reader) {
+/**
+ * One CSV cell: quoted when it holds a separator, quote or line break; a leading = + - @ or control
+ * character gets a ' first, so a spreadsheet never reads it as a formula (CSV injection).
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/**
+ * The active subscribers as CSV lines, header first, oldest first, the time in ISO 8601 (UTC):
+ * what the console's download and `npm run subscribers -- export` both write.
+ */
+export async function subscriberCsvLines(db: Reader): Promise<string[]> {
   const { rows } = await db.execute<{ email: string; subscribed_at: string }>(sql`
     SELECT email, to_char(subscribed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS subscribed_at
       FROM subscribers WHERE unsubscribed_at IS NULL ORDER BY subscribed_at, id`);
-  return rows;
+  return ['email,subscribed_at', ...rows.map((r) => `${csvCell(r.email)},${r.subscribed_at}`)];
 }
 
 /** Active subscribers, oldest first, by cursor (subscribed_at, id of the last one seen). */

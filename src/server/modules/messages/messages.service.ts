@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { desc, eq, isNull, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ContactSchema } from '../../../common/schemas/messages.ts';
 import type { Config } from '../../config.ts';
@@ -67,14 +67,6 @@ export async function isKnownToken(db: Database, token: string): Promise<'subscr
     .from(subscribers)
     .where(eq(subscribers.tokenHash, hash(token)));
   return !row ? 'unknown' : row.unsubscribedAt ? 'unsubscribed' : 'subscribed';
-}
-
-export async function activeSubscribers(db: Database) {
-  return db
-    .select({ email: subscribers.email, subscribedAt: subscribers.subscribedAt })
-    .from(subscribers)
-    .where(isNull(subscribers.unsubscribedAt))
-    .orderBy(subscribers.subscribedAt);
 }
 
 export async function latestMessages(db: Database, limit = 20) {

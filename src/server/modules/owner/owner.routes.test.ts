@@ -3,7 +3,7 @@ import { type Client, createClient, sandboxPay, signedInClient } from '../../../
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { openStorage } from '../../integrations/storage/storage.ts';
 import { importCatalog } from '../catalog/catalog.import.ts';
-import { csvCell } from './owner.routes.ts';
+import { csvCell } from '../messages/messages.owner.service.ts';
 
 let t: TestApp;
 let owner: Client;

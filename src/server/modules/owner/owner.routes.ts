@@ -40,7 +40,7 @@ import {
   findMessage,
   listMessages,
   markAnswered,
-  subscribersForExport,
+  subscriberCsvLines,
   subscribersPage,
 } from '../messages/messages.owner.service.ts';
 import { lockBuyerRefunds } from '../orders/fulfilment.service.ts';
@@ -523,8 +523,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
 
       // Not compressed on the fly: a rare owner download, where brotli would cost more than it saves.
       scope.get('/subscribers.csv', { compress: false }, async (_request, reply) => {
-        const rows = await subscribersForExport(db);
-        const csv = ['email,subscribed_at', ...rows.map((r) => `${csvCell(r.email)},${r.subscribed_at}`)];
+        const csv = await subscriberCsvLines(db);
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="subscribers-${today()}.csv"`)
@@ -548,13 +547,4 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
     },
     { prefix: '/api/admin' },
   );
-}
-
-/**
- * One CSV cell: quoted when it holds a separator, quote or line break; a leading = + - @ or control
- * character gets a ' first, so a spreadsheet never reads it as a formula (CSV injection).
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
