@@ -63,6 +63,8 @@ export const test = base.extend<Fixtures>({
       return { id, name };
     });
     if (created.length) {
+      // Pages stop first: one still polling (the success screen's kits) would meet its user gone.
+      await Promise.all(context.pages().map((open) => open.close()));
       // Orders outlive their buyers in the shop (they are records of sales); a test cleans them up too.
       await db.query('DELETE FROM orders WHERE user_id = ANY($1)', [created]);
       await db.query('DELETE FROM users WHERE id = ANY($1)', [created]);
