@@ -52,16 +52,30 @@ export async function migrateDatabase(pool: pg.Pool, options: { upTo?: number } 
     journal.entries = journal.entries.slice(0, options.upTo);
     writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
   }
+  try {
+    await withAdvisoryLock(pool, MIGRATION_LOCK, (client) =>
+      migrate(drizzle({ client }), { migrationsFolder: folder }),
+    );
+  } finally {
+    if (folder !== MIGRATIONS) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Runs `work` holding a session-level advisory lock: processes asking for the same `key` take turns. */
+export async function withAdvisoryLock<T>(
+  pool: pg.Pool,
+  key: number,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
     try {
-      await migrate(drizzle({ client }), { migrationsFolder: folder });
+      return await work(client);
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      await client.query('SELECT pg_advisory_unlock($1)', [key]);
     }
   } finally {
     client.release();
-    if (folder !== MIGRATIONS) rmSync(folder, { recursive: true, force: true });
   }
 }
