@@ -72,7 +72,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   if (!existsSync(NGINX)) throw new Error(`nginx is not installed at ${NGINX} (Debian: apt-get install nginx)`);
   const main = path.join(root, 'dist/node/server/main.js');
   if (!existsSync(main)) throw new Error('Build first: npm run build');
-  const basePath = options.basePath ?? '/shop';
+  const basePath = (options.basePath ?? '/shop').replace(/\/+$/, '');
   const ports = options.instancePorts ?? [options.port + 1, options.port + 2];
   const work = mkdtempSync(path.join(os.tmpdir(), 'kitshop-stack-'));
   // The embedded PostgreSQL runs as its own user, which must reach its folder inside.
@@ -103,7 +103,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
-      BASE_PATH: basePath,
+      BASE_PATH: basePath || '/',
       PUBLIC_URL: options.publicUrl ?? url,
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
@@ -140,6 +140,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       .replaceAll('{{DIR}}', work)
       .replaceAll('{{PORT}}', String(options.port))
       .replaceAll('{{BASE}}', basePath)
+      .replaceAll('{{LOCATION}}', basePath || '/')
       .replaceAll('{{UPSTREAMS}}', ports.map((p) => `server 127.0.0.1:${p} max_fails=0;`).join('\n    '));
     mkdirSync(path.join(work, 'nginx'), { recursive: true });
     writeFileSync(path.join(work, 'nginx/nginx.conf'), conf);

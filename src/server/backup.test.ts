@@ -13,11 +13,22 @@ import { seedDemoSales } from './seed.ts';
 let t: TestApp;
 let tmp: string;
 let s3: TestS3;
-const FACTS = ['users', 'orders', 'order_items', 'entitlements', 'kit_versions', 'downloads', 'owner_activity'];
+const FACTS = [
+  'users',
+  'orders',
+  'order_items',
+  'entitlements',
+  'kit_versions',
+  'downloads',
+  'owner_activity',
+  'subscribers',
+  'kit_counts',
+  'subscriber_list_version',
+];
 
 async function facts(pool: { query: (q: string) => Promise<{ rows: unknown[] }> }) {
   const out: Record<string, unknown[]> = {};
-  for (const table of FACTS) out[table] = (await pool.query(`SELECT * FROM ${table} ORDER BY 1, 2`)).rows;
+  for (const table of FACTS) out[table] = (await pool.query(`SELECT * FROM ${table} t ORDER BY t::text`)).rows;
   return out;
 }
 

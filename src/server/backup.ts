@@ -28,6 +28,9 @@ type Header = { format: string; version: number; createdAt: string; migrations: 
 
 export class BackupError extends Error {}
 
+/** A database with a row in any of these holds a shop: a restore never writes over it. */
+const SHOP_TABLES = ['users', 'kits', 'orders', 'subscribers', 'contact_messages'];
+
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** `work` in one transaction, committed when it succeeds and rolled back when it throws. */
@@ -201,11 +204,16 @@ export async function restoreBackup(
   file: string,
   options: { writeSessionSecret?: (secret: string) => Promise<void> } = {},
 ): Promise<BackupSummary> {
+  await fs.access(file).catch((error) => {
+    throw new BackupError(`Cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}.`);
+  });
   const lines = backupLines(file);
   const first = (await lines.next()).value as Header | undefined;
   if (first?.format !== FORMAT || first.version !== VERSION) throw new BackupError(`${file} is not a Kitshop backup.`);
   const level = migrationLevel(first);
-  for (const table of await tablesInLoadOrder(pool)) {
+  for (const table of SHOP_TABLES) {
+    const { rows: exists } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS exists', [table]);
+    if (!exists[0]?.exists) continue;
     const { rows } = await pool.query(`SELECT 1 FROM ${quote(table)} LIMIT 1`);
     if (rows.length > 0)
       throw new BackupError('The database is not empty: restore into a new DATA_DIR or an empty database.');
@@ -215,6 +223,13 @@ export async function restoreBackup(
   let end: BackupSummary | undefined;
   await inTransaction(pool, 'BEGIN', async (client) => {
     const writable = await writableColumns(client);
+    // The backup holds every table as it was, counters kept by triggers included: triggers stay off
+    // while it loads, and what the migrations put into tables (a counter's first row) makes way.
+    const tables = await tablesInLoadOrder(client);
+    for (const name of [...tables].reverse()) {
+      await client.query(`ALTER TABLE ${quote(name)} DISABLE TRIGGER USER`);
+      await client.query(`DELETE FROM ${quote(name)}`);
+    }
     let table = '';
     let batch: Record<string, unknown>[] = [];
     const flush = async () => {
@@ -268,6 +283,7 @@ export async function restoreBackup(
       throw new BackupError(`${file} is incomplete (no end line): it was cut off while being written or copied.`);
     if (JSON.stringify(end.tables) !== JSON.stringify(summary.tables) || end.objects !== summary.objects)
       throw new BackupError(`${file} does not hold what its end line counts.`);
+    for (const name of tables) await client.query(`ALTER TABLE ${quote(name)} ENABLE TRIGGER USER`);
     // serial and identity columns continue after the restored rows.
     const { rows: sequenced } = await client.query<{ table_name: string; column_name: string }>(
       `SELECT table_name, column_name FROM information_schema.columns
