@@ -95,11 +95,12 @@ export async function measureWebhooks(
   baseUrl: string,
   databaseUrl: string,
   sessionSecret: string,
+  /** Names this run's buyers and orders apart from another run's on the same database. */
+  tag = `wh${process.pid}`,
 ): Promise<WebhookFigures> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const tag = `wh${process.pid}`;
     const bodies = await pendingOrderEvents(db, sessionSecret, tag, ORDERS);
     const deliveries = [...bodies, ...bodies];
     const latencies: number[] = [];
