@@ -12,6 +12,8 @@ export type GithubSettings = { token: string; clientId: string; clientSecret: st
 const USER_AGENT = 'Kitshop (private-repository delivery)';
 const API_VERSION = '2022-11-28';
 const TIMEOUT_MS = 15_000;
+/** Octokit logs failed requests with console.error; the callers log what they decide instead. */
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 export class GithubError extends Error {
   constructor(
@@ -67,7 +69,7 @@ const splitRepository = (repository: string) => {
 
 /** The shop's side of repository access: invite, remove, check. */
 export function createGithubRepositories(settings: Pick<GithubSettings, 'token' | 'apiUrl'>) {
-  const octokit = new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, request: { retries: 0 } });
+  const octokit = new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, request: { retries: 0 }, log: quiet });
   octokit.hook.before('request', (options) => {
     options.headers.authorization = `Bearer ${settings.token}`;
     options.headers.accept = 'application/vnd.github+json';
@@ -139,7 +141,7 @@ export type GithubIdentity = { id: number; login: string };
  */
 export function createGithubOAuth(settings: GithubSettings & { redirectUri: string }) {
   const userClient = (token: string) =>
-    new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, auth: token, request: { retries: 0 } });
+    new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, auth: token, request: { retries: 0 }, log: quiet });
   return {
     start(state: string) {
       const codeVerifier = randomBytes(32).toString('base64url');

@@ -12,6 +12,7 @@ import {
 } from '../../integrations/payments/events.ts';
 import { createBatchQueue } from '../../lib/batch-queue.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
+import { connectedGithubUsers, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -156,6 +157,13 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
       for (const sale of effects.sales) effects.mails.push(...owners.map((to) => ownerSaleMail(deps.config, to, sale)));
     }
     await writeEffects(tx, effects);
+    // Buyers with a GitHub account connected get their kits' repositories (with the grants, or not at all).
+    if (deps.config.github && effects.grants.length > 0)
+      for (const userId of await connectedGithubUsers(
+        tx,
+        effects.grants.map((g) => g.userId),
+      ))
+        await queueRepositoryAccessSync(tx, userId);
     for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId);
     const results = new Map(effects.events.map((e) => [e.eventId, e.result.outcome]));
     return group.map(({ received }, i) =>
@@ -380,6 +388,7 @@ async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
         ),
       );
     await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, fresh));
+    await queueRepositoryAccessSync(tx, order.userId);
   }
   const refundedCount = items.filter((i) => i.refundedAt || fresh.includes(i)).length;
   await tx
