@@ -170,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         catalog,
         mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
         saleRecipients: (tx: Reader) => ownerAddresses(tx, config),

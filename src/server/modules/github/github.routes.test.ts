@@ -8,7 +8,7 @@ import {
   createGithubRepositories,
   type GithubRepositories,
 } from '../../integrations/github/github.ts';
-import { CLAIM_SECONDS, runDueGithubJobs } from './github.jobs.ts';
+import { CLAIM_SECONDS, runDueGithubJobs, startGithubWorker } from './github.jobs.ts';
 
 const REPO = 'kitshop-test/alpha-kit';
 const settings = { token: 'ghp_shop_token', clientId: 'Iv1.kitshop', clientSecret: 'kitshop-oauth-secret' };
@@ -21,6 +21,8 @@ let owner: Client;
 let alpha: { id: number };
 let beta: { id: number };
 let nextGithubId = 7000;
+/** What the app calls after queueing jobs; a test may hand it a worker's nudge. */
+let jobsQueued = () => {};
 
 beforeAll(async () => {
   gh = await startGithubStandIn({ ...settings, repositories: [REPO] });
@@ -39,7 +41,7 @@ beforeAll(async () => {
     github: {
       oauth: createGithubOAuth({ ...github, redirectUri: 'http://shop.test/github/callback' }),
       repositories: repos,
-      jobsQueued: () => {},
+      jobsQueued: () => jobsQueued(),
     },
   });
   const kits = (await t.pool.query('SELECT id, sef_id FROM kits ORDER BY position')).rows;
@@ -125,6 +127,24 @@ describe('connecting and granting', () => {
     gh.accept(REPO, github.login);
     expect((await access(client)).repositories[0]).toMatchObject({ status: 'active', url: `${gh.webUrl}/${REPO}` });
     expect(await jobsOf(user.id)).toMatchObject([{ action: 'grant', status: 'done', outcome: 'active' }]);
+  });
+
+  it('a running worker invites within 2 s of the payment (nudged by it, not waiting for its round)', async () => {
+    const worker = startGithubWorker(t.db, repos, silent, { intervalMs: 60_000 });
+    jobsQueued = worker.nudge;
+    try {
+      const { client, github } = await buyer();
+      await connect(client, github);
+      const started = Date.now();
+      await pay(client, [alpha.id]);
+      while (invitationsFor(github.login).length === 0) {
+        expect(Date.now() - started).toBeLessThan(2000);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      jobsQueued = () => {};
+      await worker.stop();
+    }
   });
 
   it('connect, then pay: the payment queues the grant in its own transaction', async () => {
