@@ -1,13 +1,18 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
 import { type GithubStandIn, startGithubStandIn } from '../../../../tests/setup/github-stand-in.ts';
-import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import {
   createGithubOAuth,
   createGithubRepositories,
   type GithubRepositories,
 } from '../../integrations/github/github.ts';
+import { openStorage } from '../../integrations/storage/storage.ts';
+import { importCatalog } from '../catalog/catalog.import.ts';
 import { CLAIM_SECONDS, runDueGithubJobs, startGithubWorker } from './github.jobs.ts';
 
 const REPO = 'kitshop-test/alpha-kit';
@@ -448,5 +453,40 @@ describe('the job queue', () => {
       { action: 'revoke', status: 'done', attempts: 1 },
     ]);
     expect(invitationsFor(github.login)).toEqual([]);
+  });
+});
+
+describe('the catalog', () => {
+  it("a kit whose repository changes on import moves its owners' access to the new one", async () => {
+    const b = await buyer();
+    await connect(b.client, b.github);
+    await grantKits(t.pool, b.user.id, [alpha.id]);
+    const { queueRepositoryAccessSync } = await import('./github.service.ts');
+    await t.db.transaction((tx) => queueRepositoryAccessSync(tx, b.user.id));
+    await runJobs();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-catalog-'));
+    try {
+      cpSync(FIXTURE_CATALOG, dir, { recursive: true });
+      const file = path.join(dir, 'kits/alpha-kit/kit.json');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(REPO, 'kitshop-test/alpha-kit-v2'));
+      await importCatalog(t.db, await openStorage(t.config), dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await jobsOf(b.user.id)).map((j) => `${j.action}:${j.status}`)).toEqual([
+      'grant:done',
+      'revoke:queued',
+      'grant:queued',
+    ]);
+    const { rows } = await t.pool.query(
+      "SELECT action, repository FROM github_jobs WHERE user_id = $1 AND status = 'queued' ORDER BY id",
+      [b.user.id],
+    );
+    expect(rows).toEqual([
+      { action: 'revoke', repository: REPO },
+      { action: 'grant', repository: 'kitshop-test/alpha-kit-v2' },
+    ]);
+    await t.pool.query("UPDATE github_jobs SET status = 'done' WHERE user_id = $1", [b.user.id]);
+    await t.pool.query('UPDATE kits SET github_repository = $1 WHERE id = $2', [REPO, alpha.id]);
   });
 });
