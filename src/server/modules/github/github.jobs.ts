@@ -76,14 +76,18 @@ async function runJob(
         UPDATE github_jobs SET last_error = ${error.message}, next_attempt_at = now() + make_interval(secs => ${delay})
          WHERE id = ${job.id}`);
       log.warn(
-        { err: error },
+        { status: error.status, answer: error.message },
         `github: ${job.action} ${job.repository} for ${job.login} failed (attempt ${job.attempts}); retrying in ${delay} s`,
       );
       return;
     }
     await db.execute(sql`
       UPDATE github_jobs SET status = 'failed', last_error = ${error.message}, finished_at = now() WHERE id = ${job.id}`);
-    log.warn({ err: error }, `github: ${job.action} ${job.repository} for ${job.login} failed for good`);
+    // An expected outcome, not a bug: GitHub's answer without a stack.
+    log.warn(
+      { status: error.status, answer: error.message },
+      `github: ${job.action} ${job.repository} for ${job.login} failed for good`,
+    );
   }
 }
 
