@@ -12,6 +12,7 @@ import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
+import type { GithubOAuth, GithubRepositories } from './integrations/github/github.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
@@ -22,6 +23,7 @@ import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
+import { registerGithubRoutes } from './modules/github/github.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
@@ -45,6 +47,8 @@ export type AppDeps = {
   posts?: BlogPost[];
   /** Google sign-in, when configured. */
   google?: GoogleSignIn;
+  /** Private-repository delivery, when configured (GITHUB_*): the OAuth flow, the client, the worker's nudge. */
+  github?: { oauth: GithubOAuth; repositories: GithubRepositories; jobsQueued: () => void };
   dev?: boolean;
   logger?: FastifyBaseLogger;
   /** Lets development mount Vite's middleware before routes. */
@@ -187,12 +191,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
-      registerLibraryRoutes(scope, { db, storage });
+      registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });
+      if (deps.github && config.github) registerGithubRoutes(scope, { db, config, ...deps.github });
       const payments = {
         db,
         config,
         catalog,
         mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
         saleRecipients: (tx: Reader) => ownerAddresses(tx, config),

@@ -29,6 +29,11 @@ const EnvSchema = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_ISSUER: withDefault('https://accounts.google.com'),
+  GITHUB_TOKEN: optional,
+  GITHUB_CLIENT_ID: optional,
+  GITHUB_CLIENT_SECRET: optional,
+  GITHUB_API_URL: withDefault('https://api.github.com').pipe(z.url({ protocol: /^https?$/ })),
+  GITHUB_WEB_URL: withDefault('https://github.com').pipe(z.url({ protocol: /^https?$/ })),
   GA_MEASUREMENT_ID: optional.pipe(
     z
       .string()
@@ -94,6 +99,17 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
+        : undefined,
+    /** Private-repository delivery: on only with the token and the OAuth app (docs in the README). */
+    github:
+      env.GITHUB_TOKEN && env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+        ? {
+            token: env.GITHUB_TOKEN,
+            clientId: env.GITHUB_CLIENT_ID,
+            clientSecret: env.GITHUB_CLIENT_SECRET,
+            apiUrl: env.GITHUB_API_URL.replace(/\/+$/, ''),
+            webUrl: env.GITHUB_WEB_URL.replace(/\/+$/, ''),
+          }
         : undefined,
     gaMeasurementId: env.GA_MEASUREMENT_ID,
     sessionSecret: env.SESSION_SECRET,
@@ -169,6 +185,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET))
     problems.push('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither');
+  const github = [env.GITHUB_TOKEN, env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET];
+  if (github.some(Boolean) && !github.every(Boolean))
+    problems.push('GITHUB_TOKEN, GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET: set all three or none');
+  if (env.NODE_ENV === 'production' && github.every(Boolean)) {
+    for (const [name, url] of [
+      ['GITHUB_API_URL', env.GITHUB_API_URL],
+      ['GITHUB_WEB_URL', env.GITHUB_WEB_URL],
+    ] as const)
+      if (!url.startsWith('https://')) problems.push(`${name}: must be https when NODE_ENV=production`);
+  }
   const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean))
     problems.push('S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set all four or none');

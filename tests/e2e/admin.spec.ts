@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import type pg from 'pg';
 import { OWNER_SHOP_URL, ROOT_URL } from '../../playwright.config.ts';
-import { createAccount, expect, loadCatalog, readEmail, test } from './fixtures.ts';
+import { createAccount, expect, loadCatalog, payAtSandboxCheckout, readEmail, test } from './fixtures.ts';
 
 /**
  * The owner console (issue 11) at 390 and 1440 px. These specs hide kits, refund and grant, so they
@@ -44,17 +44,10 @@ async function paidBuyer(browser: Browser, db: pg.Pool, kits: Kit[], viewport: {
   const context = await browser.newContext({ baseURL: `${OWNER_SHOP_URL}/`, viewport });
   const page = await context.newPage();
   await signInThroughForm(page, buyer);
-  const items = Object.fromEntries(kits.map((k) => [k.id, k.id]));
-  await page.evaluate((cart) => window.localStorage.setItem('cart', JSON.stringify(cart)), {
-    count: kits.length,
-    items,
-  });
-  await page.goto('/checkout');
-  await page.getByRole('button', { name: 'Make Payment' }).click();
-  const frame = page.frameLocator('iframe[title="Payment"]');
-  await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await frame.getByRole('button', { name: 'Pay' }).click();
-  await expect(page).toHaveURL(/\/checkout\?status=success$/);
+  await payAtSandboxCheckout(
+    page,
+    kits.map((k) => k.id),
+  );
   return { buyer, page, context };
 }
 

@@ -89,6 +89,21 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
+/** Puts kits in the cart of a page already on the shop and pays for them at the sandbox checkout. */
+export async function payAtSandboxCheckout(page: Page, kitIds: number[]) {
+  const items = Object.fromEntries(kitIds.map((id) => [id, id]));
+  await page.evaluate((cart) => window.localStorage.setItem('cart', JSON.stringify(cart)), {
+    count: kitIds.length,
+    items,
+  });
+  await page.goto('/checkout');
+  await page.getByRole('button', { name: 'Make Payment' }).click();
+  const frame = page.frameLocator('iframe[title="Payment"]');
+  await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await frame.getByRole('button', { name: 'Pay' }).click();
+  await expect(page).toHaveURL(/\/checkout\?status=success$/);
+}
+
 /** The local cart as the page keeps it. */
 export const readCart = (page: Page) =>
   page.evaluate(

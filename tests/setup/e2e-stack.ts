@@ -7,6 +7,7 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import pg from 'pg';
 import { type Stack, startStack } from '../../scripts/stack/stack.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { startGithubStandIn } from './github-stand-in.ts';
 import { startSmtpServer } from './smtp.ts';
 
 /**
@@ -73,6 +74,14 @@ oidc.service.on('beforeTokenSigning', (token) => {
   } catch {}
 });
 
+// A GitHub stand-in (REST and OAuth) for the root shop's private-repository delivery; specs drive it
+// over HTTP (githubUrl/_stand-in/...).
+const githubSettings = { token: 'ghp_e2e_token', clientId: 'Iv1.kitshop-e2e', clientSecret: 'kitshop-e2e-github' };
+const github = await startGithubStandIn({
+  ...githubSettings,
+  repositories: ['kitshop-dev/nextjs-saas-starter', 'kitshop-dev/laravel-vue-crm'],
+});
+
 writeFileSync(
   path.join(root, '.tmp/e2e-state.json'),
   JSON.stringify({
@@ -81,6 +90,7 @@ writeFileSync(
     ownerDatabaseUrl: urls.kitshop_e2e_owner,
     mailDir,
     claimsFile,
+    githubUrl: github.url,
   }),
 );
 
@@ -155,6 +165,7 @@ const stop = async () => {
   await database.stop();
   await smtp.stop();
   await oidc.stop();
+  await github.close();
   rmSync(tmp, { recursive: true, force: true });
   process.exit(0);
 };
@@ -168,6 +179,11 @@ try {
     GOOGLE_CLIENT_ID: 'kitshop-e2e',
     GOOGLE_CLIENT_SECRET: 'kitshop-e2e-secret',
     GOOGLE_ISSUER: oidc.issuer.url!,
+    GITHUB_TOKEN: githubSettings.token,
+    GITHUB_CLIENT_ID: githubSettings.clientId,
+    GITHUB_CLIENT_SECRET: githubSettings.clientSecret,
+    GITHUB_API_URL: github.apiUrl,
+    GITHUB_WEB_URL: github.webUrl,
   });
   await startShop('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
   // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.

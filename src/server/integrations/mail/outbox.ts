@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Reader } from '../../db/open.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
+import { serialRounds } from '../../lib/serial-rounds.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 type Executor = Pick<Database, 'insert'>;
@@ -111,28 +112,12 @@ const MAX_WAIT_MS = 1000;
 
 /** Runs delivery every `intervalMs` and soon after `nudge()` is called (right after a mail is queued). */
 export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, intervalMs = 2000) {
-  let running = false;
-  let again = false;
-  let stopped = false;
-  const run = async () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        // A full batch means there may be more waiting.
-        if ((await deliverDueMail(db, mailer, log)) >= 20) again = true;
-      } while (again && !stopped);
-    } catch (error) {
-      log.warn({ err: error }, 'mail outbox round failed');
-    } finally {
-      running = false;
-    }
-  };
+  // A full batch means there may be more waiting.
+  const rounds = serialRounds(
+    async () => (await deliverDueMail(db, mailer, log)) >= 20,
+    (error) => log.warn({ err: error }, 'mail outbox round failed'),
+  );
+  const run = rounds.run;
   const timer = setInterval(run, intervalMs);
   timer.unref();
   let nudged: NodeJS.Timeout | undefined;
@@ -153,10 +138,9 @@ export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, interv
       );
     },
     async stop() {
-      stopped = true;
       clearInterval(timer);
       clearTimeout(nudged);
-      while (running) await new Promise((r) => setTimeout(r, 20));
+      await rounds.stop();
       mailer.close();
     },
   };

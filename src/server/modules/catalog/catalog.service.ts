@@ -169,6 +169,13 @@ export async function findKitGuide(db: Pick<Database, 'select'>, sefId: string) 
 }
 
 /**
+ * The kits (active or not) delivered as a GitHub repository: a relation `(kit_id, repository)` to
+ * embed in a caller's statement.
+ */
+export const kitRepositoriesSql = (): SQL =>
+  sql`SELECT k.id AS kit_id, k.github_repository AS repository FROM ${kits} k WHERE k.github_repository IS NOT NULL`;
+
+/**
  * Holds one dedicated connection LISTENing for catalog changes, reconnecting when it drops
  * (and invalidating then too: a NOTIFY may have been missed while it was away).
  */

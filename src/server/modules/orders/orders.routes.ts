@@ -15,6 +15,8 @@ export type OrdersDeps = {
   config: Config;
   catalog: Catalog;
   mailQueued: () => void;
+  /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
+  githubQueued?: () => void;
   webhookSecret: string;
   /** The shop owners' addresses, told of each paid order. */
   saleRecipients?: (tx: Reader) => Promise<string[]>;

@@ -35,6 +35,7 @@ import {
 } from '../accounts/accounts.owner.service.ts';
 import { allKits, kitById, kitIdsMatching, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
+import { failedRepositoryJobs, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { downloadsOf, grantKit, holdingsOf, libraryStatsByKit, revokeGrant } from '../library/library.owner.service.ts';
 import {
   findMessage,
@@ -147,13 +148,14 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
   async function customerDetail(id: number): Promise<OwnerCustomerDetail> {
     const account = await accountOf(db, id);
     if (!account) throw new AppError('not_found', `No customer ${id}.`);
-    const [totals, holdings, paid, downloads, orderList, kits] = await Promise.all([
+    const [totals, holdings, paid, downloads, orderList, kits, repositoryFailures] = await Promise.all([
       buyerTotals(db, [id]),
       holdingsOf(db, id),
       paidLinesOf(db, id),
       downloadsOf(db, id),
       ordersOfBuyer(db, id),
       allKits(db),
+      failedRepositoryJobs(db, id),
     ]);
     const titles = new Map(kits.map((k) => [k.id, k.title]));
     const covered = new Set<number>();
@@ -193,6 +195,13 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
       kits: owned,
       downloads: downloads.map((d) => ({ ...d, at: iso(d.at)! })),
       order_list: orderList.map((o) => ({ ...o, created_at: iso(o.created_at)! })),
+      repository_failures: repositoryFailures.map((f) => ({
+        action: f.action,
+        repository: f.repository,
+        login: f.login,
+        error: f.last_error ?? '',
+        at: iso(f.at)!,
+      })),
     };
   }
 
@@ -450,6 +459,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
             const done = await revokeGrant(tx, { userId: id, kitId: kit.id, note: input.note, stillPaidFor });
             if (!done) throw new AppError('conflict', `${account.email} has no grant of ${kit.title} to revoke.`);
           }
+          await queueRepositoryAccessSync(tx, id);
           await recordActivity(tx, owner, {
             action: kind === 'grant' ? 'grant kit' : 'revoke kit',
             target: `customer ${id}`,
