@@ -129,6 +129,13 @@ try {
     GOOGLE_CLIENT_SECRET: 'kitshop-e2e-secret',
     GOOGLE_ISSUER: oidc.issuer.url!,
   });
+  // Analytics configured (GA_MEASUREMENT_ID): the consent bar's spec (started before the /shop server, whose
+  // readiness Playwright waits for); it shares the root shop's database and files, as a second instance would.
+  await startApp('analytics', port + 3, '/', urls.kitshop_e2e!, {
+    DATA_DIR: path.join(tmp, 'root'),
+    PUBLIC_URL: `http://127.0.0.1:${port + 3}`,
+    GA_MEASUREMENT_ID: 'G-E2ETEST123',
+  });
   await startApp('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
   // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.
   await startApp('owner', port + 2, '/', urls.kitshop_e2e_owner!, {
