@@ -32,8 +32,9 @@ const admin = new pg.Client({ connectionString: database.adminUrl });
 await admin.connect();
 await admin.query('CREATE DATABASE kitshop_e2e_shop OWNER kitshop');
 await admin.query('CREATE DATABASE kitshop_e2e_owner OWNER kitshop');
+await admin.query('CREATE DATABASE kitshop_e2e_analytics OWNER kitshop');
 const urls: Record<string, string> = {};
-for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner']) {
+for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner', 'kitshop_e2e_analytics']) {
   const url = new URL(database.url);
   url.pathname = `/${name}`;
   urls[name] = url.toString();
@@ -129,10 +130,9 @@ try {
     GOOGLE_CLIENT_SECRET: 'kitshop-e2e-secret',
     GOOGLE_ISSUER: oidc.issuer.url!,
   });
-  // Analytics configured (GA_MEASUREMENT_ID): the consent bar's spec (started before the /shop server, whose
-  // readiness Playwright waits for); it shares the root shop's database and files, as a second instance would.
-  await startApp('analytics', port + 3, '/', urls.kitshop_e2e!, {
-    DATA_DIR: path.join(tmp, 'root'),
+  // Analytics configured (GA_MEASUREMENT_ID): the consent bar's spec, on a database of its own (a shared
+  // one would share the mail outbox too); started before the /shop server, whose readiness Playwright waits for.
+  await startApp('analytics', port + 3, '/', urls.kitshop_e2e_analytics!, {
     PUBLIC_URL: `http://127.0.0.1:${port + 3}`,
     GA_MEASUREMENT_ID: 'G-E2ETEST123',
   });

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { AccountSecurity } from '../../../common/schemas/privacy.ts';
 import { DELETE_CONFIRMATION } from '../../../common/schemas/privacy.ts';
@@ -23,6 +23,13 @@ export function DeleteAccountSection({ security }: { security: AccountSecurity |
   const [reauth, setReauth] = useState(false);
   const [busy, setBusy] = useState(false);
   const googleOnly = security !== null && !security.hasPassword;
+  const deleted = useRef(false);
+  useEffect(
+    () => () => {
+      if (deleted.current) setCurrentUser(null);
+    },
+    [],
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,9 +47,11 @@ export function DeleteAccountSection({ security }: { security: AccountSecurity |
     setBusy(true);
     try {
       const response = await deleteAccount({ password: googleOnly ? undefined : password, confirmation });
-      setCurrentUser(null);
       toast({ title: 'Account Deleted', body: response.message, delay: 5000 });
-      navigate('/');
+      // Home first, signed out once the panel has left the screen (below): the panel, still shown
+      // while the home screen loads, would send a signed-out visitor to the sign-in page.
+      deleted.current = true;
+      navigate('/', { replace: true });
     } catch (error) {
       setReauth(googleOnly && error instanceof ApiError && error.status === 403);
       setWarning(errorMessage(error, 'Your account could not be deleted. Please try again.'));
@@ -71,8 +80,8 @@ export function DeleteAccountSection({ security }: { security: AccountSecurity |
       <form noValidate onSubmit={submit}>
         {googleOnly ? (
           <p className="form-text">
-            Your account signs in with Google only: if you signed in more than 10 minutes ago, we ask you to{' '}
-            <a href={googleReauthUrl()}>sign in with Google again</a> first.
+            Your account has no password, so a recent Google sign-in confirms that it is you: if you signed in more than
+            10 minutes ago, please <a href={googleReauthUrl()}>sign in with Google again</a> first.
           </p>
         ) : (
           <Field
