@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { RETENTION_DAYS } from '../common/constants.ts';
 import { normaliseBasePath } from '../common/paths.ts';
 
 /** Empty strings count as unset, as in a `.env` file with `NAME=`. */
@@ -43,6 +44,10 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optional,
   S3_REGION: withDefault('us-east-1'),
   TRUST_PROXY: optional,
+  MESSAGE_RETENTION_DAYS: z.preprocess(
+    (v) => (v === '' || v === undefined ? String(RETENTION_DAYS.contactMessages) : v),
+    z.coerce.number().int('must be a whole number of days').min(1).max(36_500),
+  ),
   RATE_LIMITS: withDefault('on').pipe(z.enum(['on', 'off'])),
   LOG_LEVEL: withDefault('info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
@@ -95,6 +100,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
         : undefined,
     gaMeasurementId: env.GA_MEASUREMENT_ID,
+    /** Days the shop keeps personal data (the privacy policy states the same numbers). */
+    retentionDays: { ...RETENTION_DAYS, contactMessages: env.MESSAGE_RETENTION_DAYS },
     sessionSecret: env.SESSION_SECRET,
     catalogDir: path.resolve(env.CATALOG_DIR),
     s3:

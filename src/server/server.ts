@@ -19,6 +19,7 @@ import { sweepSpentLinks } from './modules/accounts/accounts.service.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
+import { retentionChores } from './modules/privacy/privacy.service.ts';
 
 /** The server's logger; `destination` (default stdout) lets tests read what would be logged. */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
@@ -134,6 +135,7 @@ export async function startServer(
         { name: 'expired rate-limit counters', run: sweepExpiredCounters },
         { name: 'ended sessions', run: sweepEndedSessions },
         { name: 'spent e-mail links', run: sweepSpentLinks },
+        ...retentionChores(config.retentionDays),
       ],
       log,
       config.housekeepingIntervalMs,

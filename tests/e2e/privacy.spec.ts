@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type pg from 'pg';
+import { RETENTION_DAYS } from '../../src/common/constants.ts';
 import { createAccount, expect, loadCatalog, readEmail, signInThroughForm, test } from './fixtures.ts';
 
 type Account = { id: number; name: string; email: string; password: string };
@@ -160,4 +161,15 @@ test('the Profile tab at 1440 and 390', async ({ page, signIn, snap }) => {
   await signIn('Sam Screens');
   await openProfile(page);
   await snap('profile-privacy');
+});
+
+test('the privacy policy states the limits the housekeeping deletes by', async ({ page }) => {
+  await page.goto('/privacy-policy');
+  const retention = page.locator('section', { has: page.locator('h2#retention') });
+  await expect(retention).toContainText(`Contact messages: ${RETENTION_DAYS.contactMessages} days`);
+  await expect(retention).toContainText(`IP address a message came from, ${RETENTION_DAYS.downloadLogsAndIps} days`);
+  await expect(retention).toContainText(
+    `with the IP address it came from, for ${RETENTION_DAYS.downloadLogsAndIps} days`,
+  );
+  await expect(retention).toContainText(`never verified is deleted after ${RETENTION_DAYS.unverifiedAccounts} days`);
 });

@@ -1,11 +1,23 @@
 import { ANALYTICS_CONSENT_MONTHS } from '../../../common/constants.ts';
+import type { Config } from '../../config.ts';
 import { accountDeletedMail } from '../../integrations/mail/account-templates.ts';
 import { enqueueMail, forgetRecipient } from '../../integrations/mail/outbox.ts';
-import { accountExport, confirmAccountOwner, eraseAccount } from '../accounts/accounts.privacy.service.ts';
+import type { Chore } from '../../lib/housekeeping.ts';
+import {
+  accountExport,
+  confirmAccountOwner,
+  eraseAccount,
+  sweepUnverifiedAccounts,
+} from '../accounts/accounts.privacy.service.ts';
 import type { AccountsDeps } from '../accounts/accounts.service.ts';
-import { forgetLibraryUser, libraryExport } from '../library/library.privacy.service.ts';
-import { forgetSender, messagesExport } from '../messages/messages.privacy.service.ts';
-import { ordersExport } from '../orders/orders.privacy.service.ts';
+import { forgetLibraryUser, libraryExport, sweepOldDownloads } from '../library/library.privacy.service.ts';
+import {
+  forgetSender,
+  messagesExport,
+  sweepOldMessageIps,
+  sweepOldMessages,
+} from '../messages/messages.privacy.service.ts';
+import { hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts';
 
 /**
  * The rights the privacy policy promises, composed from each feature's own part: access and
@@ -63,4 +75,21 @@ export async function deleteAccount(
     await enqueueMail(tx, accountDeletedMail(deps.config, user));
   });
   deps.mailQueued();
+}
+
+/**
+ * The retention limits as housekeeping chores (one source for the numbers: `config.retentionDays`,
+ * which the privacy policy states): contact messages after MESSAGE_RETENTION_DAYS, download logs
+ * and IP addresses after 180 days, accounts never verified after 30 days (unless they have orders).
+ */
+export function retentionChores(days: Config['retentionDays']): Chore[] {
+  return [
+    { name: 'old contact messages', run: (db) => sweepOldMessages(db, days.contactMessages) },
+    { name: 'old IP addresses of contact messages', run: (db) => sweepOldMessageIps(db, days.downloadLogsAndIps) },
+    { name: 'old download logs', run: (db) => sweepOldDownloads(db, days.downloadLogsAndIps) },
+    {
+      name: 'unverified accounts',
+      run: (db) => sweepUnverifiedAccounts(db, days.unverifiedAccounts, hasOrdersSql),
+    },
+  ];
 }
