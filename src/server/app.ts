@@ -30,6 +30,7 @@ import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
 import { findOwner, ownerAddresses } from './modules/owner/owner.service.ts';
+import { registerPrivacyRoutes } from './modules/privacy/privacy.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const posts = deps.posts ?? [];
       registerAccountRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
+      registerPrivacyRoutes(scope, forms);
       registerHtmlPageAssets(scope);
       // The single-page app's shell (every screen's route); the blog's pages are served in it too.
       const shell = registerPageShell(scope, {

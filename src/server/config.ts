@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { RETENTION_DAYS } from '../common/constants.ts';
 import { normaliseBasePath } from '../common/paths.ts';
 
 /** Empty strings count as unset, as in a `.env` file with `NAME=`. */
@@ -49,6 +50,10 @@ const EnvSchema = z.object({
   S3_REGION: withDefault('us-east-1'),
   TRUST_PROXY: optional,
   METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  MESSAGE_RETENTION_DAYS: z.preprocess(
+    (v) => (v === '' || v === undefined ? String(RETENTION_DAYS.contactMessages) : v),
+    z.coerce.number().int('must be a whole number of days').min(1).max(36_500),
+  ),
   RATE_LIMITS: withDefault('on').pipe(z.enum(['on', 'off'])),
   LOG_LEVEL: withDefault('info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
@@ -112,6 +117,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
           }
         : undefined,
     gaMeasurementId: env.GA_MEASUREMENT_ID,
+    /** Days the shop keeps personal data (the privacy policy states the same numbers). */
+    retentionDays: { ...RETENTION_DAYS, contactMessages: env.MESSAGE_RETENTION_DAYS },
     sessionSecret: env.SESSION_SECRET,
     catalogDir: path.resolve(env.CATALOG_DIR),
     s3:

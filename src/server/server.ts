@@ -23,6 +23,7 @@ import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalo
 import { loadBlog } from './modules/content/blog.service.ts';
 import { startGithubWorker } from './modules/github/github.jobs.ts';
 import { sweepOauthStates } from './modules/github/github.service.ts';
+import { retentionChores } from './modules/privacy/privacy.service.ts';
 
 /** The server's logger; `destination` (default stdout) lets tests read what would be logged. */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
@@ -152,6 +153,7 @@ export async function startServer(
         { name: 'ended sessions', run: sweepEndedSessions },
         { name: 'spent e-mail links', run: sweepSpentLinks },
         { name: 'expired GitHub connection states', run: sweepOauthStates },
+        ...retentionChores(config.retentionDays),
       ],
       log,
       config.housekeepingIntervalMs,

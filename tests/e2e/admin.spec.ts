@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import type pg from 'pg';
 import { OWNER_SHOP_URL, ROOT_URL } from '../../playwright.config.ts';
-import { createAccount, expect, loadCatalog, payAtSandboxCheckout, readEmail, test } from './fixtures.ts';
+import {
+  createAccount,
+  expect,
+  loadCatalog,
+  payAtSandboxCheckout,
+  readEmail,
+  signInThroughForm,
+  test,
+} from './fixtures.ts';
 
 /**
  * The owner console (issue 11) at 390 and 1440 px. These specs hide kits, refund and grant, so they
@@ -19,14 +27,6 @@ async function ownerAccount(db: pg.Pool): Promise<Account> {
   const owner = await createAccount(db, { name: 'Olive Owner' });
   await db.query('INSERT INTO owners (email) VALUES (lower($1)) ON CONFLICT DO NOTHING', [owner.email]);
   return owner;
-}
-
-async function signInThroughForm(page: Page, account: Account) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
 }
 
 /** The header's user menu (inside the slide-in menu below 992 px) holds Admin for an owner. */

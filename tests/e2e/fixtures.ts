@@ -187,6 +187,15 @@ export async function readEmail(to: string, options: { subject?: RegExp; timeout
   }
 }
 
+/** Signs in through the sign-in form, as a person would, and waits until the form has let go. */
+export async function signInThroughForm(page: Page, account: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
 /** The claims the stand-in Google issuer puts in the next tokens it signs. */
 export function setGoogleClaims(claims: Record<string, unknown>) {
   writeFileSync(state().claimsFile, JSON.stringify(claims));

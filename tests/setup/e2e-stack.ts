@@ -41,8 +41,9 @@ const admin = new pg.Client({ connectionString: database.adminUrl });
 await admin.connect();
 await admin.query('CREATE DATABASE kitshop_e2e_shop OWNER kitshop');
 await admin.query('CREATE DATABASE kitshop_e2e_owner OWNER kitshop');
+await admin.query('CREATE DATABASE kitshop_e2e_analytics OWNER kitshop');
 const urls: Record<string, string> = {};
-for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner']) {
+for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner', 'kitshop_e2e_analytics']) {
   const url = new URL(database.url);
   url.pathname = `/${name}`;
   urls[name] = url.toString();
@@ -184,6 +185,12 @@ try {
     GITHUB_CLIENT_SECRET: githubSettings.clientSecret,
     GITHUB_API_URL: github.apiUrl,
     GITHUB_WEB_URL: github.webUrl,
+  });
+  // Analytics configured (GA_MEASUREMENT_ID): the consent bar's spec, on a database of its own (a shared
+  // one would share the mail outbox too); started before the /shop server, whose readiness Playwright waits for.
+  await startApp('analytics', port + 3, '/', urls.kitshop_e2e_analytics!, {
+    PUBLIC_URL: `http://127.0.0.1:${port + 3}`,
+    GA_MEASUREMENT_ID: 'G-E2ETEST123',
   });
   await startShop('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
   // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.

@@ -146,3 +146,11 @@ export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, interv
   };
 }
 export type OutboxWorker = ReturnType<typeof startOutboxWorker>;
+
+/**
+ * Deletes every mail to this address, sent or waiting (an erased account's); a mail queued after
+ * it in the same transaction (the goodbye) is kept.
+ */
+export async function forgetRecipient(db: Reader, email: string): Promise<void> {
+  await db.execute(sql`DELETE FROM mail_outbox WHERE lower("to") = lower(${email})`);
+}

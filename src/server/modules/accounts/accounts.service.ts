@@ -342,20 +342,8 @@ export async function changePassword(
   input: z.output<typeof ChangePasswordSchema>,
   currentSessionToken: string | undefined,
 ): Promise<string> {
-  const [recent] = currentSessionToken
-    ? await deps.db
-        .select({ userId: sessions.userId })
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.tokenHash, hashSessionToken(currentSessionToken)),
-            eq(sessions.userId, userId),
-            gt(sessions.createdAt, sql`now() - make_interval(mins => ${RECENT_SIGN_IN_MINUTES})`),
-          ),
-        )
-        .limit(1)
-    : [];
-  if (!recent) throw new AppError('forbidden', MESSAGES.signInAgain);
+  if (!(await signedInWithin(deps.db, userId, currentSessionToken, RECENT_SIGN_IN_MINUTES)))
+    throw new AppError('forbidden', MESSAGES.signInAgain);
   refuseCommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   await deps.db.transaction(async (tx) => {
@@ -367,6 +355,28 @@ export async function changePassword(
   });
   deps.mailQueued();
   return MESSAGES.passwordChanged;
+}
+
+/** Whether the request's session (its token) belongs to the user and began in the last `minutes`. */
+export async function signedInWithin(
+  db: Pick<Database, 'select'>,
+  userId: number,
+  sessionToken: string | undefined,
+  minutes: number,
+): Promise<boolean> {
+  if (!sessionToken) return false;
+  const [recent] = await db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.tokenHash, hashSessionToken(sessionToken)),
+        eq(sessions.userId, userId),
+        gt(sessions.createdAt, sql`now() - make_interval(mins => ${minutes})`),
+      ),
+    )
+    .limit(1);
+  return Boolean(recent);
 }
 
 /** Deletes e-mail links that can no longer be used: used, voided or expired (housekeeping runs it). */

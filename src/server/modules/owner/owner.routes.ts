@@ -401,7 +401,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
           if (!order.paid_at)
             throw new AppError('conflict', `Order ${order.public_id} is not paid: there is no receipt.`);
           const buyer = (await accountsByIds(tx, [order.user_id])).get(order.user_id);
-          if (!buyer) throw new AppError('not_found', `No buyer for order ${order.public_id}.`);
+          if (!buyer?.email) throw new AppError('not_found', `No buyer to mail for order ${order.public_id}.`);
           const items = (order.lines ?? []).map((l) => ({ title: l.title, priceCents: l.price_cents }));
           await enqueueMail(tx, {
             ...orderConfirmationMail(config, buyer, {

@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/api.ts';
 import { setReturnPath } from '../../lib/return-path.ts';
 import { FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
+import { PrivacySections } from './privacy-sections.tsx';
 
 /**
  * The user panel's Profile tab: change the password. Both fields are required and must match
@@ -94,6 +95,7 @@ export function ProfileTab() {
           Change Password
         </button>
       </form>
+      <PrivacySections />
     </div>
   );
 }
