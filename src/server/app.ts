@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -15,6 +16,7 @@ import type { GithubOAuth, GithubRepositories } from './integrations/github/gith
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
+import { createMetrics, registerMetrics } from './metrics.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
@@ -55,6 +57,21 @@ export type AppDeps = {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** A request id a proxy may pass on (nginx's $request_id): short, and nothing a log line could be forged with. */
+const FORWARDED_REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+/**
+ * Each request's id: the trusted proxy's `X-Request-Id` when it sends one (so its access log and
+ * ours name the same request), a random UUID otherwise. Every log line of the request carries it
+ * (`reqId`) and the answer sends it back as `X-Request-Id`.
+ */
+export function requestIdFrom(trustProxy: boolean) {
+  return (request: { headers: Record<string, string | string[] | undefined> }) => {
+    const given = request.headers['x-request-id'];
+    return trustProxy && typeof given === 'string' && FORWARDED_REQUEST_ID.test(given) ? given : randomUUID();
+  };
+}
+
 /** Plugins, then feature modules, then one error handler. Tests call it and use app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, catalog, storage } = deps;
@@ -63,6 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
+    requestIdHeader: false,
+    genReqId: requestIdFrom(Boolean(config.trustProxy)),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -75,6 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.server.maxConnections = limits.maxConnections;
 
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   registerErrorHandler(app);
   registerBodyParsers(app);
   registerFormParser(app);
@@ -90,8 +112,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSession(app, db, config);
   if (deps.beforeRoutes) await deps.beforeRoutes(app);
 
+  let countPaymentEvent: ((outcome: string) => void) | undefined;
   await app.register(
     async (scope) => {
+      if (config.metricsToken) {
+        const metrics = createMetrics({ db, pool: db.$client, catalogLookups: catalog.lookups });
+        registerMetrics(app, scope, metrics, config.metricsToken);
+        countPaymentEvent = metrics.countPaymentEvent;
+      }
       scope.get('/healthz', { config: { csrf: false } }, async () => ({ status: 'ok' }));
       scope.get('/readyz', async (_request, reply) => {
         try {
@@ -174,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
         saleRecipients: (tx: Reader) => ownerAddresses(tx, config),
+        countPaymentEvent,
       };
       registerOrderRoutes(scope, payments);
       // The sandbox pays and refunds through the very same webhook route a real payment uses.

@@ -48,6 +48,7 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optional,
   S3_REGION: withDefault('us-east-1'),
   TRUST_PROXY: optional,
+  METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   RATE_LIMITS: withDefault('on').pipe(z.enum(['on', 'off'])),
   LOG_LEVEL: withDefault('info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
@@ -124,6 +125,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
           }
         : undefined,
     trustProxy: env.TRUST_PROXY,
+    /** Enables `GET /metrics` for `Authorization: Bearer` with this token. */
+    metricsToken: env.METRICS_TOKEN,
     rateLimits: env.RATE_LIMITS === 'on',
     /** Per-form limits. Generous for people (and a shop's own e2e suite), tight for scripts. */
     limits: {

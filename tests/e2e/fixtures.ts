@@ -165,7 +165,10 @@ export async function readEmail(to: string, options: { subject?: RegExp; timeout
   const { mailDir } = state();
   const deadline = Date.now() + (options.timeout ?? 15_000);
   for (;;) {
-    const files = readdirSync(mailDir).sort().reverse();
+    const files = readdirSync(mailDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .reverse();
     for (const file of files) {
       const mail = JSON.parse(readFileSync(path.join(mailDir, file), 'utf8')) as ReceivedMail;
       if (!mail.to.includes(to.toLowerCase()) && !mail.to.includes(to)) continue;

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OAuth2Server } from 'oauth2-mock-server';
 import pg from 'pg';
+import { type Stack, startStack } from '../../scripts/stack/stack.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { startGithubStandIn } from './github-stand-in.ts';
 import { startSmtpServer } from './smtp.ts';
@@ -13,12 +14,19 @@ import { startSmtpServer } from './smtp.ts';
  * The end-to-end stack: one embedded PostgreSQL, and the built server twice on it (own database
  * and data folder each): at the root and under BASE_PATH=/shop. The database address goes to
  * .tmp/e2e-state.json so fixtures can create users and sessions the way the app stores them.
+ * With E2E_STACK=nginx, the shop at / and the shop under /shop are each nginx in front of two
+ * instances (scripts/stack/stack.ts) on that database and an S3 bucket, TRUST_PROXY set: the suite
+ * then runs through the proxy, its requests alternating between the instances. Their own ports
+ * start at E2E_STACK_PORT (default E2E_PORT + 10).
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 4310);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-e2e-'));
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
 const children: ChildProcess[] = [];
+const stacks: Stack[] = [];
+const throughNginx = process.env.E2E_STACK === 'nginx';
+const instancePort = Number(process.env.E2E_STACK_PORT ?? port + 10);
 
 // The servers connect as the app role (owner of both databases, no superuser), as in production.
 const database = await startEmbeddedPostgres(
@@ -46,8 +54,12 @@ rmSync(mailDir, { recursive: true, force: true });
 mkdirSync(mailDir, { recursive: true });
 let mailCount = 0;
 const smtp = await startSmtpServer({
-  onMail: (mail) =>
-    writeFileSync(path.join(mailDir, `${String(++mailCount).padStart(5, '0')}.json`), JSON.stringify(mail)),
+  // Written under another name and renamed, so a spec polling the folder never reads half a mail.
+  onMail: (mail) => {
+    const file = path.join(mailDir, `${String(++mailCount).padStart(5, '0')}.json`);
+    writeFileSync(`${file}.part`, JSON.stringify(mail));
+    renameSync(`${file}.part`, file);
+  },
 });
 
 // A real OpenID Connect issuer standing in for Google; the claims of the next sign-in come from
@@ -81,6 +93,33 @@ writeFileSync(
     githubUrl: github.url,
   }),
 );
+
+/** The shop at `appPort`: one server, or (E2E_STACK=nginx) nginx in front of two. */
+async function startShop(
+  name: string,
+  appPort: number,
+  basePath: string,
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+) {
+  if (!throughNginx) return startApp(name, appPort, basePath, databaseUrl, extraEnv);
+  const first = instancePort + stacks.length * 2;
+  stacks.push(
+    await startStack({
+      port: appPort,
+      instancePorts: [first, first + 1],
+      basePath,
+      databaseUrl,
+      // As a lone server would default it: its own port on localhost.
+      publicUrl: extraEnv.PUBLIC_URL ?? `http://localhost:${appPort}${basePath === '/' ? '' : basePath}`,
+      env: {
+        CATALOG_DIR: process.env.E2E_CATALOG_DIR ?? path.join(root, 'content'),
+        SUPPORT_EMAIL: 'support@kitshop.dev',
+        ...extraEnv,
+      },
+    }),
+  );
+}
 
 async function startApp(
   name: string,
@@ -122,6 +161,7 @@ async function startApp(
 const stop = async () => {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  await Promise.all(stacks.map((s) => s.stop()));
   await database.stop();
   await smtp.stop();
   await oidc.stop();
@@ -133,7 +173,7 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 try {
-  await startApp('root', port, '/', urls.kitshop_e2e!, {
+  await startShop('root', port, '/', urls.kitshop_e2e!, {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SMTP_URL: smtp.url,
     GOOGLE_CLIENT_ID: 'kitshop-e2e',
@@ -145,7 +185,7 @@ try {
     GITHUB_API_URL: github.apiUrl,
     GITHUB_WEB_URL: github.webUrl,
   });
-  await startApp('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
+  await startShop('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
   // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.
   await startApp('owner', port + 2, '/', urls.kitshop_e2e_owner!, {
     PUBLIC_URL: `http://127.0.0.1:${port + 2}`,

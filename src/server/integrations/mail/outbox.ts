@@ -39,6 +39,14 @@ export async function mailsAbout(db: Reader, ref: string) {
   return rows;
 }
 
+/** Mails not sent yet, and how long the oldest of them has waited (for the metrics). */
+export async function outboxBacklog(db: Reader): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const { rows } = await db.execute<{ depth: number; age: number | null }>(sql`
+    SELECT count(*)::int AS depth, extract(epoch FROM now() - min(created_at))::float8 AS age
+      FROM mail_outbox WHERE sent_at IS NULL`);
+  return { depth: rows[0]?.depth ?? 0, oldestAgeSeconds: Math.max(0, rows[0]?.age ?? 0) };
+}
+
 /** 5 s, 10 s, 20 s ... capped at 10 minutes: an SMTP outage of minutes loses nothing. */
 export const retryDelaySeconds = (attempts: number) => Math.min(5 * 2 ** Math.max(0, attempts - 1), 600);
 

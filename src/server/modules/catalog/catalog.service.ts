@@ -67,6 +67,12 @@ export type Catalog = ReturnType<typeof createCatalog>;
 export function createCatalog(db: Database) {
   let current: Promise<CatalogSnapshot> | null = null;
   let generation = 0;
+  const lookups = { hits: 0, misses: 0 };
+  const read = () => {
+    if (current) lookups.hits++;
+    else lookups.misses++;
+    return current ?? load();
+  };
 
   function load(): Promise<CatalogSnapshot> {
     const started = generation;
@@ -95,13 +101,15 @@ export function createCatalog(db: Database) {
   }
 
   return {
-    snapshot: (): Promise<CatalogSnapshot> => current ?? load(),
+    snapshot: (): Promise<CatalogSnapshot> => read(),
+    /** Reads answered from memory (hits) and from the database (misses) so far, for the metrics. */
+    lookups: () => ({ ...lookups }),
     invalidate(): void {
       generation++;
       current = null;
     },
     async entry(sefId: string): Promise<CatalogEntry | undefined> {
-      return (await (current ?? load())).bySef.get(sefId);
+      return (await read()).bySef.get(sefId);
     },
   };
 }
