@@ -221,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         catalog,
         mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
         sandboxWebhook:
           config.paymentProvider === 'sandbox'
             ? { secret: payments.webhookSecret, deliver: deliverWebhook }

@@ -63,6 +63,8 @@ export type OwnerDeps = {
   config: Config;
   catalog: Catalog;
   mailQueued: () => void;
+  /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
+  githubQueued?: () => void;
   /** The sandbox's signed webhook delivery (absent with Paddle), so its refunds take the real path. */
   sandboxWebhook?: {
     secret: string;
@@ -444,7 +446,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         const id = idParam(request, 'customer');
         const input = parseInput(GrantSchema, request.body);
         const owner = ownerOf(request);
-        await inTransaction(async (tx) => {
+        const githubJobs = await inTransaction(async (tx) => {
           const account = await accountOf(tx, id);
           if (!account) throw new AppError('not_found', `No customer ${id}.`);
           const kit = await kitById(tx, input.kit_id);
@@ -459,13 +461,15 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
             const done = await revokeGrant(tx, { userId: id, kitId: kit.id, note: input.note, stillPaidFor });
             if (!done) throw new AppError('conflict', `${account.email} has no grant of ${kit.title} to revoke.`);
           }
-          await queueRepositoryAccessSync(tx, id);
+          const queued = await queueRepositoryAccessSync(tx, id);
           await recordActivity(tx, owner, {
             action: kind === 'grant' ? 'grant kit' : 'revoke kit',
             target: `customer ${id}`,
             detail: `${kit.title} ${kind === 'grant' ? 'to' : 'from'} ${account.email}${input.note ? `: ${input.note}` : ''}`,
           });
+          return queued;
         });
+        if (githubJobs > 0) deps.githubQueued?.();
         return customerDetail(id);
       };
       scope.post('/customers/:id/grant', changeGrant('grant'));
