@@ -15,6 +15,7 @@ import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
@@ -142,9 +143,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         limiter: createRateLimiter(db, config.rateLimits),
         mailQueued: deps.mailQueued ?? (() => {}),
+        sessionSecret: deps.cookieSecret,
       };
       const posts = deps.posts ?? [];
       registerAccountRoutes(scope, forms);
+      registerSecurityRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
       registerHtmlPageAssets(scope);
       // The single-page app's shell (every screen's route); the blog's pages are served in it too.

@@ -16,6 +16,7 @@ import { openStorage } from './integrations/storage/storage.ts';
 import { startHousekeeping } from './lib/housekeeping.ts';
 import { logSerializers, withoutQueryValuesInMessage } from './lib/log.ts';
 import { sweepSpentLinks } from './modules/accounts/accounts.service.ts';
+import { sweepExpiredChallenges } from './modules/accounts/two-step.service.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
@@ -134,6 +135,7 @@ export async function startServer(
         { name: 'expired rate-limit counters', run: sweepExpiredCounters },
         { name: 'ended sessions', run: sweepEndedSessions },
         { name: 'spent e-mail links', run: sweepSpentLinks },
+        { name: 'expired sign-in challenges', run: sweepExpiredChallenges },
       ],
       log,
       config.housekeepingIntervalMs,

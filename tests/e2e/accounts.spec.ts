@@ -286,7 +286,7 @@ test.describe
     }) => {
       const victimEmail = uniqueEmail('victim');
       const attacker = await otherBrowser(browser, baseURL!);
-      const password = 'attacker-chosen-secret';
+      const password = 'chosen-by-the-intruder';
       expect((await attacker.post('api/register', { name: 'Attacker', email: victimEmail, password })).ok()).toBe(true);
 
       setGoogleClaims({

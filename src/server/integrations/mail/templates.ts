@@ -7,7 +7,12 @@ type Link = { label: string; url: string };
 type Parts = { heading: string; paragraphs: string[]; action?: Link; more?: Link; footer?: string };
 
 /** One mail layout: an HTML part (inline styles, as mail clients need) and a plain-text part. */
-function compose(to: string, subject: string, parts: Parts, supportEmail: string): OutgoingMail & { link?: string } {
+export function compose(
+  to: string,
+  subject: string,
+  parts: Parts,
+  supportEmail: string,
+): OutgoingMail & { link?: string } {
   const footer = parts.footer ?? `Questions? Write to ${supportEmail}.`;
   const text = [
     parts.heading,
