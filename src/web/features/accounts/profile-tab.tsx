@@ -5,6 +5,7 @@ import { Field } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { setReturnPath } from '../../lib/return-path.ts';
+import { AccountSecurity } from './account-security.tsx';
 import { FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
 
@@ -94,6 +95,7 @@ export function ProfileTab() {
           Change Password
         </button>
       </form>
+      <AccountSecurity />
     </div>
   );
 }
