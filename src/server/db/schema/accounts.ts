@@ -126,7 +126,7 @@ export const passkeys = pgTable(
   (t) => [uniqueIndex('passkeys_credential_id_key').on(t.credentialId), index('passkeys_user_id_idx').on(t.userId)],
 );
 
-/** One-time recovery codes of two-step sign-in, stored as SHA-256 (each holds 50 random bits). */
+/** One-time recovery codes of two-step sign-in, each stored as an argon2id hash (a code holds about 50 random bits). */
 export const recoveryCodes = pgTable(
   'recovery_codes',
   {

@@ -167,9 +167,12 @@ describe('two-step sign-in (TOTP)', () => {
     expect(right.json().message).toMatch(/Too many failed code attempts/);
   });
 
-  it('takes a recovery code once', async () => {
+  it('takes a recovery code once; codes are stored as salted argon2id hashes', async () => {
     const { client, user } = await signedInClient(t.app, t.pool);
     const { codes } = await turnOnTwoStep(client);
+    const { rows } = await t.pool.query('SELECT code_hash FROM recovery_codes WHERE user_id = $1', [user.id]);
+    expect(rows).toHaveLength(10);
+    for (const row of rows) expect(row.code_hash).toMatch(/^\$argon2id\$/);
     const { client: first } = await signIn(user);
     expect((await first.post('/api/login/code', { code: codes[3]!.toUpperCase() })).statusCode).toBe(200);
     const { client: second } = await signIn(user);

@@ -150,10 +150,12 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     return { message: PASSKEY_MESSAGES.added, passkey };
   });
 
-  app.post('/api/account/passkeys/:id/remove', async (request) => {
+  app.post('/api/account/passkeys/:id/remove', async (request, reply) => {
     const user = await requireUser(request);
     const { id } = parseInput(PasskeyIdSchema, request.params, 'not_found');
     await removePasskey(db, user.id, id);
+    // A new id for this session (nothing, when this very session started with that passkey and ended with it).
+    await reply.rotateSession();
     return { message: PASSKEY_MESSAGES.removed };
   });
 

@@ -14,7 +14,7 @@ import { twoStepChangedMail } from '../../integrations/mail/security-notices.ts'
 import { deletedRows } from '../../lib/housekeeping.ts';
 import { createSecretBox } from '../../lib/secret-box.ts';
 import type { AccountsDeps } from './accounts.service.ts';
-import { verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 
 /** A password sign-in waits this long for its code; a setup this long for its first code. */
 const SECOND_STEP_MINUTES = 10;
@@ -99,18 +99,25 @@ async function spendCode(deps: TwoStepDeps, userId: number, code: string): Promi
       .returning({ id: users.id });
     return taken.length === 1;
   }
-  const used = await deps.db
-    .update(recoveryCodes)
-    .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(recoveryCodes.userId, userId),
-        eq(recoveryCodes.codeHash, sha256(normaliseRecoveryCode(code))),
-        isNull(recoveryCodes.usedAt),
-      ),
-    )
-    .returning({ id: recoveryCodes.id });
-  return used.length === 1;
+  // Recovery codes hold about 50 random bits, under the 112 that a plain hash would need
+  // (ASVS 6.5.2): each is stored as an argon2id hash with its own salt and checked against the
+  // unused ones (at most 10 verifies, through the hashing queue; the attempt was counted first).
+  const candidates = await deps.db
+    .select({ id: recoveryCodes.id, hash: recoveryCodes.codeHash })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  const typed = normaliseRecoveryCode(code);
+  if (typed.length !== 10) return false;
+  for (const candidate of candidates) {
+    if (!(await verifyPassword(candidate.hash, typed))) continue;
+    const used = await deps.db
+      .update(recoveryCodes)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(recoveryCodes.id, candidate.id), isNull(recoveryCodes.usedAt)))
+      .returning({ id: recoveryCodes.id });
+    return used.length === 1;
+  }
+  return false;
 }
 
 /** After a right password: the pending sign-in's token (for a cookie); no session exists yet. */
@@ -169,18 +176,21 @@ export async function startTotpSetup(deps: TwoStepDeps, user: { id: number; emai
   return { secret, uri, qr };
 }
 
-/** Ten fresh one-time codes (the older ones stop working), shown once. */
-async function issueRecoveryCodes(tx: Pick<Database, 'delete' | 'insert'>, userId: number): Promise<string[]> {
+/** Ten fresh one-time codes and their argon2id hashes (stored by `storeRecoveryCodes`), shown once. */
+async function newRecoveryCodes(): Promise<{ codes: string[]; hashes: string[] }> {
   const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
     const chars = Array.from({ length: 10 }, () => alphabet[randomInt(alphabet.length)]).join('');
     return `${chars.slice(0, 5)}-${chars.slice(5)}`;
   });
+  const hashes = await Promise.all(codes.map((code) => hashPassword(normaliseRecoveryCode(code))));
+  return { codes, hashes };
+}
+
+/** Replaces the account's recovery codes (the older ones stop working). */
+async function storeRecoveryCodes(tx: Pick<Database, 'delete' | 'insert'>, userId: number, hashes: string[]) {
   await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-  await tx
-    .insert(recoveryCodes)
-    .values(codes.map((code) => ({ userId, codeHash: sha256(normaliseRecoveryCode(code)) })));
-  return codes;
+  await tx.insert(recoveryCodes).values(hashes.map((codeHash) => ({ userId, codeHash })));
 }
 
 /**
@@ -204,7 +214,8 @@ export async function confirmTotpSetup(
   const step = await matchTotp(secret, code, null);
   if (step === null) throw new AppError('invalid_data', TWO_STEP_MESSAGES.badCode);
   await attempt.succeeded();
-  const codes = await deps.db.transaction(async (tx) => {
+  const { codes, hashes } = await newRecoveryCodes();
+  await deps.db.transaction(async (tx) => {
     const [user] = await tx
       .update(users)
       .set({ totpSecret: box(deps).seal(secret), totpEnabledAt: sql`now()`, totpLastStep: step })
@@ -212,10 +223,9 @@ export async function confirmTotpSetup(
       .returning({ name: users.name, email: users.email });
     if (!user) throw new AppError('conflict', 'Two-step sign-in is already on.');
     await tx.delete(authChallenges).where(eq(authChallenges.key, `totp-setup:${userId}`));
-    const issued = await issueRecoveryCodes(tx, userId);
+    await storeRecoveryCodes(tx, userId, hashes);
     await endOtherSessions(tx, userId, currentToken);
     await enqueueMail(tx, twoStepChangedMail(deps.config, user, true));
-    return issued;
   });
   deps.mailQueued();
   return codes;
