@@ -11,7 +11,13 @@ export type InitialUser = { id?: number; name?: string; owner?: boolean };
 export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
 
 /** The cookies' names over plain http; on https the server prefixes them (`__Host-`). */
-export const COOKIE_NAMES = { session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' } as const;
+export const COOKIE_NAMES = {
+  session: 'kitshop_session',
+  csrf: 'kitshop_csrf',
+  oidc: 'kitshop_oidc',
+  /** A password (or Google) sign-in waiting for its two-step code: 10 minutes, no session yet. */
+  signIn: 'kitshop_signin',
+} as const;
 
 export type CookieNames = Record<keyof typeof COOKIE_NAMES, string>;
 

@@ -18,6 +18,7 @@ import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import { createMetrics, registerMetrics } from './metrics.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
@@ -175,9 +176,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         limiter: createRateLimiter(db, config.rateLimits),
         mailQueued: deps.mailQueued ?? (() => {}),
+        sessionSecret: deps.cookieSecret,
       };
       const posts = deps.posts ?? [];
       registerAccountRoutes(scope, forms);
+      registerSecurityRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
       registerPrivacyRoutes(scope, forms);
       registerHtmlPageAssets(scope);

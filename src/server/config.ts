@@ -140,6 +140,10 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       signInFailures: { max: 5, windowSeconds: 60 },
       signInPerIp: { max: 50, windowSeconds: 600 },
       signInPerAccount: { max: 20, windowSeconds: 900 },
+      /** Two-step codes (and the password asked again to turn it off): 5 failures per account in 15 minutes. */
+      codeFailures: { max: 5, windowSeconds: 900 },
+      /** Passkey sign-in challenges handed out per IP (the sign-in page asks for one per visit). */
+      passkeyOptionsPerIp: { max: 300, windowSeconds: 600 },
       registerPerIp: { max: 30, windowSeconds: 3600 },
       registerPerEmail: { max: 5, windowSeconds: 3600 },
       forgotPerIp: { max: 30, windowSeconds: 3600 },

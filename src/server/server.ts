@@ -18,6 +18,7 @@ import { openStorage } from './integrations/storage/storage.ts';
 import { startHousekeeping } from './lib/housekeeping.ts';
 import { logSerializers, withoutQueryValuesInMessage } from './lib/log.ts';
 import { sweepSpentLinks } from './modules/accounts/accounts.service.ts';
+import { sweepExpiredChallenges } from './modules/accounts/two-step.service.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
@@ -154,6 +155,7 @@ export async function startServer(
         { name: 'spent e-mail links', run: sweepSpentLinks },
         { name: 'expired GitHub connection states', run: sweepOauthStates },
         ...retentionChores(config.retentionDays),
+        { name: 'expired sign-in challenges', run: sweepExpiredChallenges },
       ],
       log,
       config.housekeepingIntervalMs,

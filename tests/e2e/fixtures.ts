@@ -19,8 +19,8 @@ const state = (): State => JSON.parse(readFileSync(new URL('../../.tmp/e2e-state
 type Fixtures = {
   /** Console errors that this test expects (anything else fails it). */
   allowedConsoleErrors: RegExp[];
-  /** Which shop's database `db` opens: the root shop's, or the owner console specs' own. */
-  database: 'root' | 'owner';
+  /** Which shop's database `db` opens: the root shop's, the /shop one's (on localhost: passkeys), or the owner console specs' own. */
+  database: 'root' | 'shop' | 'owner';
   db: pg.Pool;
   /** Signs the browser in as a new user (a session row and its cookie), removed after the test. */
   signIn: (name: string) => Promise<{ id: number; name: string }>;
@@ -42,7 +42,8 @@ export const test = base.extend<Fixtures>({
     if (testInfo.status === testInfo.expectedStatus) expect(errors, 'console errors').toEqual([]);
   },
   db: async ({ database }, use) => {
-    const url = database === 'owner' ? state().ownerDatabaseUrl : state().rootDatabaseUrl;
+    const urls = { root: state().rootDatabaseUrl, shop: state().shopDatabaseUrl, owner: state().ownerDatabaseUrl };
+    const url = urls[database];
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     await use(pool);
     await pool.end();

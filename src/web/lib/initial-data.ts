@@ -41,7 +41,7 @@ function readPayment(value: Partial<PaymentConfig> | undefined): PaymentConfig {
 function readCookies(value: Partial<CookieNames> | undefined): CookieNames {
   const name = (key: keyof CookieNames) =>
     typeof value?.[key] === 'string' && value[key] ? value[key] : configDefaults.cookies[key];
-  return { session: name('session'), csrf: name('csrf'), oidc: name('oidc') };
+  return { session: name('session'), csrf: name('csrf'), oidc: name('oidc'), signIn: name('signIn') };
 }
 const readConfig = readJson<Partial<ClientConfig>>('client-config', configDefaults);
 export const clientConfig: ClientConfig = {

@@ -138,7 +138,7 @@ describe('Google sign-in', () => {
     const registered = await attacker.post('/api/register', {
       name: 'Attacker',
       email: victimEmail,
-      password: 'attacker-chosen-secret',
+      password: 'chosen-by-the-intruder',
     });
     expect(registered.statusCode).toBe(200);
     const {
@@ -160,7 +160,7 @@ describe('Google sign-in', () => {
       '',
     );
     expect(victim.done.headers.location).toBe('/user-panel');
-    const login = await attacker.post('/api/login', { email: victimEmail, password: 'attacker-chosen-secret' });
+    const login = await attacker.post('/api/login', { email: victimEmail, password: 'chosen-by-the-intruder' });
     expect(login.json().message).toBe('These credentials do not match our records.');
     expect(login.statusCode).toBe(422);
     // The victim holds the account, under the name Google gave.

@@ -33,6 +33,7 @@ import {
   countNewAccounts,
   listAccounts,
 } from '../accounts/accounts.owner.service.ts';
+import { hasStrongSignIn, OWNER_SETUP_MESSAGE } from '../accounts/two-step.service.ts';
 import { allKits, kitById, kitIdsMatching, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { failedRepositoryJobs, queueRepositoryAccessSync } from '../github/github.service.ts';
@@ -253,6 +254,10 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         if (!user) throw new AppError('unauthorized', 'Please sign in to continue.');
         const owner = await findOwner(db, config, user.id);
         if (!owner) throw new AppError('forbidden', 'This is for the shop’s owners.');
+        // A production shop's owner signs in with more than a password (issue 13).
+        if (config.production && !(await hasStrongSignIn(db, user.id))) {
+          throw new AppError('forbidden', OWNER_SETUP_MESSAGE);
+        }
         owners.set(request, owner);
       });
       scope.addHook('onSend', async (_request, reply, payload) => {

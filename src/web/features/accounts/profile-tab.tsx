@@ -5,6 +5,7 @@ import { Field } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { setReturnPath } from '../../lib/return-path.ts';
+import { AccountSecurity } from './account-security.tsx';
 import { FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
 import { PrivacySections } from './privacy-sections.tsx';
@@ -95,6 +96,7 @@ export function ProfileTab() {
           Change Password
         </button>
       </form>
+      <AccountSecurity />
       <PrivacySections />
     </div>
   );

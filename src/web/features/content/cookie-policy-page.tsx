@@ -59,6 +59,13 @@ const SECTIONS: PageSection[] = [
           </li>
           <li>
             <strong>
+              <code>{cookies.signIn}</code> (cookie)
+            </strong>{' '}
+            is set only between your password and your two-step code, so the code finishes the sign-in you started. It
+            lasts 10 minutes.
+          </li>
+          <li>
+            <strong>
               <code>cart</code> (local storage)
             </strong>{' '}
             holds the kits in your cart, so it survives a page reload. It stays until you remove the items or clear your
