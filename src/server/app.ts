@@ -182,7 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerAccountRoutes(scope, forms);
       registerSecurityRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
-      registerPrivacyRoutes(scope, forms);
+      registerPrivacyRoutes(scope, { ...forms, githubQueued: deps.github?.jobsQueued });
       registerHtmlPageAssets(scope);
       // The single-page app's shell (every screen's route); the blog's pages are served in it too.
       const shell = registerPageShell(scope, {

@@ -26,4 +26,4 @@ export const ConfirmEmailChangeSchema = z.object({
 });
 
 /** What the Profile tab shows before offering deletion: how this account proves it is its owner. */
-export type AccountSecurity = { email: string; hasPassword: boolean; google: boolean };
+export type AccountIdentity = { email: string; hasPassword: boolean; google: boolean };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
-import type { AccountSecurity } from '../../../common/schemas/privacy.ts';
+import type { AccountIdentity } from '../../../common/schemas/privacy.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
@@ -41,7 +41,7 @@ const emailTaken = async (db: Pick<Database, 'select'>, email: string, exceptUse
 };
 
 /** How this account proves it is its owner (the Profile tab's deletion form asks accordingly). */
-export async function accountSecurity(db: Database, userId: number): Promise<AccountSecurity> {
+export async function accountIdentity(db: Database, userId: number): Promise<AccountIdentity> {
   const user = await activeUser(db, userId);
   return { email: user.email, hasPassword: Boolean(user.passwordHash), google: Boolean(user.googleSub) };
 }

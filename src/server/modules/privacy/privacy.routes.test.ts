@@ -45,7 +45,7 @@ async function activeBuyer() {
 describe('signed out', () => {
   it('answers 401 to every account call, and 419 without the CSRF token', async () => {
     const visitor = await createClient(t.app);
-    for (const path of ['/api/account/security', '/api/account/export', '/api/account/delete', '/api/account/email']) {
+    for (const path of ['/api/account/identity', '/api/account/export', '/api/account/delete', '/api/account/email']) {
       const res = await visitor.post(path, {});
       expect(res.statusCode, path).toBe(401);
       expect(res.json()).toEqual({ message: expect.any(String) });
@@ -77,6 +77,7 @@ describe('POST /api/account/export', () => {
     expect(data.contact_messages).toEqual([expect.objectContaining({ message: 'Hello there' })]);
     expect(data.newsletter).toMatchObject({ email: user.email, unsubscribed_at: null });
     expect(data.consents.newsletter.given_at).toEqual(expect.any(String));
+    expect(data.github).toEqual({ account: null, repository_access: [] });
     const text = res.body;
     for (const secret of ['password_hash', 'token', 'argon2', user.password]) expect(text).not.toContain(secret);
   });
@@ -150,6 +151,33 @@ describe('POST /api/account/delete', () => {
     expect(fresh[0].id).not.toBe(user.id);
   });
 
+  it('queues the revoke of every repository its connected GitHub account was given, and unlinks it', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    await t.pool.query("INSERT INTO github_accounts (user_id, github_id, login) VALUES ($1, 4242, 'erin-gh')", [
+      user.id,
+    ]);
+    await t.pool.query(
+      `INSERT INTO github_jobs (user_id, action, repository, github_id, login, status, outcome)
+       VALUES ($1, 'grant', 'kitshop/alpha-kit', 4242, 'erin-gh', 'done', 'active')`,
+      [user.id],
+    );
+    const exported = (await client.post('/api/account/export')).json();
+    expect(exported.github.account).toMatchObject({ login: 'erin-gh', connected_at: expect.any(String) });
+    expect(exported.github.repository_access).toEqual([expect.objectContaining({ repository: 'kitshop/alpha-kit' })]);
+    expect(
+      (await client.post('/api/account/delete', { password: user.password, confirmation: 'DELETE' })).statusCode,
+    ).toBe(200);
+    const jobs = await t.pool.query(
+      'SELECT action, repository, login, status FROM github_jobs WHERE user_id = $1 ORDER BY id',
+      [user.id],
+    );
+    expect(jobs.rows).toEqual([
+      { action: 'grant', repository: 'kitshop/alpha-kit', login: 'erin-gh', status: 'done' },
+      { action: 'revoke', repository: 'kitshop/alpha-kit', login: 'erin-gh', status: 'queued' },
+    ]);
+    expect((await t.pool.query('SELECT 1 FROM github_accounts WHERE user_id = $1', [user.id])).rows).toEqual([]);
+  });
+
   it('asks a Google-only account for a Google sign-in of the last 10 minutes', async () => {
     const user = await createUser(t.pool);
     await t.pool.query("UPDATE users SET password_hash = NULL, google_sub = 'google-123' WHERE id = $1", [user.id]);
@@ -158,7 +186,7 @@ describe('POST /api/account/delete', () => {
     const stale = await client.post('/api/account/delete', { confirmation: 'DELETE' });
     expect(stale.statusCode).toBe(403);
     expect(stale.json().message).toMatch(/Sign in with Google again/);
-    expect((await client.post('/api/account/security')).json()).toEqual({
+    expect((await client.post('/api/account/identity')).json()).toEqual({
       email: user.email,
       hasPassword: false,
       google: true,

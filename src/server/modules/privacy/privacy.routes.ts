@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { ChangeEmailSchema, ConfirmEmailChangeSchema, DeleteAccountSchema } from '../../../common/schemas/privacy.ts';
 import { parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { accountSecurity, confirmEmailChange, requestEmailChange } from '../accounts/accounts.privacy.service.ts';
+import { accountIdentity, confirmEmailChange, requestEmailChange } from '../accounts/accounts.privacy.service.ts';
 import { deleteAccount, exportAccountData, type PrivacyDeps } from './privacy.service.ts';
 
 /** The Profile tab's privacy calls: export, deletion, e-mail change (README lists them). */
 export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyDeps): void {
-  app.post('/api/account/security', async (request) => {
+  app.post('/api/account/identity', async (request) => {
     const user = await requireUser(request);
-    return accountSecurity(deps.db, user.id);
+    return accountIdentity(deps.db, user.id);
   });
 
   app.post('/api/account/export', async (request, reply) => {

@@ -10,6 +10,8 @@ import {
   sweepUnverifiedAccounts,
 } from '../accounts/accounts.privacy.service.ts';
 import type { AccountsDeps } from '../accounts/accounts.service.ts';
+import { githubExport } from '../github/github.privacy.service.ts';
+import { disconnectGithub } from '../github/github.service.ts';
 import { forgetLibraryUser, libraryExport, sweepOldDownloads } from '../library/library.privacy.service.ts';
 import {
   forgetSender,
@@ -24,15 +26,17 @@ import { hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts'
  * portability (one JSON file) and erasure. This feature owns no table.
  */
 
-export type PrivacyDeps = AccountsDeps;
+/** `githubQueued`: nudges the GitHub worker after repository revokes were queued (when GitHub is configured). */
+export type PrivacyDeps = AccountsDeps & { githubQueued?: () => void };
 
 /** Everything the shop holds about the account, as one JSON document (never a password or token). */
 export async function exportAccountData(deps: PrivacyDeps, userId: number, sessionToken: string | undefined) {
   const account = await accountExport(deps.db, userId, sessionToken);
-  const [orders, library, messages] = await Promise.all([
+  const [orders, library, messages, github] = await Promise.all([
     ordersExport(deps.db, userId),
     libraryExport(deps.db, userId),
     messagesExport(deps.db, account.profile.email),
+    githubExport(deps.db, userId),
   ]);
   return {
     exported_at: new Date().toISOString(),
@@ -43,6 +47,7 @@ export async function exportAccountData(deps: PrivacyDeps, userId: number, sessi
     kits_held_before: library.kits.filter((kit) => kit.revoked_at !== null),
     kit_grants: library.grants,
     downloads: library.downloads,
+    github,
     contact_messages: messages.contact_messages,
     newsletter: messages.newsletter,
     consents: {
@@ -56,8 +61,8 @@ export async function exportAccountData(deps: PrivacyDeps, userId: number, sessi
 
 /**
  * Deletes the account in one transaction, once its owner is proven: sessions, sign-in methods,
- * profile, kits and download logs, contact messages, the newsletter subscription and the mails to
- * its address go; the orders stay, pseudonymised, for accounting. A goodbye mail goes to the old
+ * profile, kits and download logs, repository access (revokes queued for its GitHub account),
+ * contact messages, the newsletter subscription and the mails to its address go; the orders stay, pseudonymised, for accounting. A goodbye mail goes to the old
  * address.
  */
 export async function deleteAccount(
@@ -66,15 +71,19 @@ export async function deleteAccount(
   password: string | undefined,
   sessionToken: string | undefined,
 ): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  const revokesQueued = await deps.db.transaction(async (tx) => {
     const user = await confirmAccountOwner(tx, deps, userId, password, sessionToken);
+    // The connected GitHub account loses every kit repository (revoke jobs that outlive the account).
+    const githubConnected = await disconnectGithub(tx, userId);
     await forgetLibraryUser(tx, userId);
     await forgetSender(tx, user.email);
     await forgetRecipient(tx, user.email);
     await eraseAccount(tx, userId);
     await enqueueMail(tx, accountDeletedMail(deps.config, user));
+    return githubConnected;
   });
   deps.mailQueued();
+  if (revokesQueued) deps.githubQueued?.();
 }
 
 /**

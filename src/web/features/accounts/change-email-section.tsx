@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { AccountSecurity } from '../../../common/schemas/privacy.ts';
+import type { AccountIdentity } from '../../../common/schemas/privacy.ts';
 import { Field } from '../../components/field.tsx';
 import { FormAlert } from './account-ui.tsx';
 import { errorMessage } from './accounts-api.ts';
@@ -9,7 +9,7 @@ import { requestEmailChange } from './privacy-api.ts';
  * `Change Email`: a confirmation link goes to the new address (60 minutes, once) and a notice to
  * the current one; the address changes only when the link is opened.
  */
-export function ChangeEmailSection({ security }: { security: AccountSecurity | null }) {
+export function ChangeEmailSection({ security }: { security: AccountIdentity | null }) {
   const [email, setEmail] = useState('');
   const [warning, setWarning] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);

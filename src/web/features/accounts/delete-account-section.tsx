@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { AccountSecurity } from '../../../common/schemas/privacy.ts';
+import type { AccountIdentity } from '../../../common/schemas/privacy.ts';
 import { DELETE_CONFIRMATION } from '../../../common/schemas/privacy.ts';
 import { setCurrentUser } from '../../app/session.ts';
 import { Field } from '../../components/field.tsx';
@@ -8,13 +8,13 @@ import { useToast } from '../../components/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { FormAlert } from './account-ui.tsx';
 import { errorMessage } from './accounts-api.ts';
-import { deleteAccount, fetchAccountSecurity, googleReauthUrl } from './privacy-api.ts';
+import { deleteAccount, fetchAccountIdentity, googleReauthUrl } from './privacy-api.ts';
 
 /**
  * `Delete Account`: the password (or, for an account that only signs in with Google, a fresh
  * Google sign-in) and the typed word DELETE. Then the account is gone and the visitor signed out.
  */
-export function DeleteAccountSection({ security }: { security: AccountSecurity | null }) {
+export function DeleteAccountSection({ security }: { security: AccountIdentity | null }) {
   const toast = useToast();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
@@ -110,11 +110,11 @@ export function DeleteAccountSection({ security }: { security: AccountSecurity |
 }
 
 /** How the account proves it is its owner, read once for the sections that ask. */
-export function useAccountSecurity(): AccountSecurity | null {
-  const [security, setSecurity] = useState<AccountSecurity | null>(null);
+export function useAccountIdentity(): AccountIdentity | null {
+  const [security, setSecurity] = useState<AccountIdentity | null>(null);
   useEffect(() => {
     let live = true;
-    fetchAccountSecurity()
+    fetchAccountIdentity()
       .then((value) => live && setSecurity(value))
       .catch((error: unknown) => console.warn('Account details failed to load', error));
     return () => {

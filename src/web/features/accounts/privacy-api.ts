@@ -1,11 +1,11 @@
 import type { MessageResponse } from '../../../common/schemas/accounts.ts';
-import type { AccountSecurity } from '../../../common/schemas/privacy.ts';
+import type { AccountIdentity } from '../../../common/schemas/privacy.ts';
 import { apiPost } from '../../lib/api.ts';
 import { appUrl } from '../../lib/initial-data.ts';
 
 // The Profile tab's privacy calls (README: "Privacy calls").
 
-export const fetchAccountSecurity = () => apiPost<AccountSecurity>('/api/account/security');
+export const fetchAccountIdentity = () => apiPost<AccountIdentity>('/api/account/identity');
 
 export const fetchAccountData = () => apiPost<Record<string, unknown>>('/api/account/export');
 

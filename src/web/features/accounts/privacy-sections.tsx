@@ -1,11 +1,11 @@
 import './privacy-sections.scss';
 import { ChangeEmailSection } from './change-email-section.tsx';
-import { DeleteAccountSection, useAccountSecurity } from './delete-account-section.tsx';
+import { DeleteAccountSection, useAccountIdentity } from './delete-account-section.tsx';
 import { DownloadDataSection } from './download-data-section.tsx';
 
 /** The Profile tab's sections below the password: e-mail address, the account's data, deletion. */
 export function PrivacySections() {
-  const security = useAccountSecurity();
+  const security = useAccountIdentity();
   return (
     <div className="privacy-sections">
       <ChangeEmailSection security={security} />
