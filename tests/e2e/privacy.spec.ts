@@ -68,7 +68,7 @@ test.describe('privacy in the Profile tab', () => {
     db,
     request,
   }) => {
-    test.setTimeout(60_000); // a whole journey: buy, delete, owner's view, sign up again
+    test.setTimeout(90_000); // a whole journey: buy, delete, owner's view, sign up again
     const { buyer, kit, orderId } = await buyerWithOrder(page, db, request);
     await openProfile(page);
     await page.getByLabel('Current Password').fill(buyer.password);

@@ -6,11 +6,13 @@ import { EmailField } from './fields.ts';
 export const DELETE_CONFIRMATION = 'DELETE';
 
 /**
- * `POST /api/account/delete`: the password (an account with one), and the typed confirmation. A
- * Google-only account has no password: a fresh Google sign-in stands in for it.
+ * `POST /api/account/delete`: the password (an account with one) or a passkey's signed answer to a
+ * fresh sign-in challenge, and the typed confirmation. A Google-only account without a passkey has
+ * no password: a fresh Google sign-in stands in for it.
  */
 export const DeleteAccountSchema = z.object({
   password: z.string().max(PASSWORD_MAX, 'Password is too long.').optional(),
+  passkey: z.unknown().optional(),
   confirmation: z
     .string({ error: `Type ${DELETE_CONFIRMATION} to confirm.` })
     .refine((value) => value.trim() === DELETE_CONFIRMATION, `Type ${DELETE_CONFIRMATION} to confirm.`),
@@ -26,4 +28,4 @@ export const ConfirmEmailChangeSchema = z.object({
 });
 
 /** What the Profile tab shows before offering deletion: how this account proves it is its owner. */
-export type AccountIdentity = { email: string; hasPassword: boolean; google: boolean };
+export type AccountIdentity = { email: string; hasPassword: boolean; google: boolean; passkeys: number };

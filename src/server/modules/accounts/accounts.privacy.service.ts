@@ -2,13 +2,22 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AccountIdentity } from '../../../common/schemas/privacy.ts';
 import type { Database, Reader } from '../../db/open.ts';
-import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
+import {
+  authChallenges,
+  emailTokens,
+  knownDevices,
+  passkeys,
+  recoveryCodes,
+  sessions,
+  users,
+} from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashSessionToken } from '../../http/session.ts';
 import { emailChangeMail, emailChangeNoticeMail, emailTakenMail } from '../../integrations/mail/account-templates.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { deletedRows } from '../../lib/housekeeping.ts';
 import { type AccountsDeps, signedInWithin } from './accounts.service.ts';
+import { countPasskeys } from './passkeys.service.ts';
 import { verifyPassword } from './passwords.ts';
 
 /** The privacy rights on the accounts' side: export, deletion, e-mail change, and unverified accounts' end. */
@@ -43,7 +52,12 @@ const emailTaken = async (db: Pick<Database, 'select'>, email: string, exceptUse
 /** How this account proves it is its owner (the Profile tab's deletion form asks accordingly). */
 export async function accountIdentity(db: Database, userId: number): Promise<AccountIdentity> {
   const user = await activeUser(db, userId);
-  return { email: user.email, hasPassword: Boolean(user.passwordHash), google: Boolean(user.googleSub) };
+  return {
+    email: user.email,
+    hasPassword: Boolean(user.passwordHash),
+    google: Boolean(user.googleSub),
+    passkeys: await countPasskeys(db, userId),
+  };
 }
 
 /** The accounts' part of a data export: profile, sign-in methods (never a secret), sessions. */
@@ -75,8 +89,9 @@ export async function accountExport(db: Database, userId: number, currentSession
 
 /**
  * Checks that the person deleting the account is its owner, holding the account's row locked for
- * the rest of the caller's transaction: the password when the account has one (attempts counted
- * as failed sign-ins are), else a Google sign-in in the last REAUTH_MINUTES.
+ * the rest of the caller's transaction: a passkey the caller verified (`passkeyProven`), else the
+ * password when the account has one (attempts counted as failed sign-ins are), else a Google
+ * sign-in in the last REAUTH_MINUTES.
  */
 export async function confirmAccountOwner(
   tx: Tx,
@@ -84,8 +99,10 @@ export async function confirmAccountOwner(
   userId: number,
   password: string | undefined,
   currentSessionToken: string | undefined,
+  passkeyProven = false,
 ) {
   const user = await activeUser(tx, userId, true);
+  if (passkeyProven) return user;
   if (user.passwordHash) {
     if (!password) throw new AppError('invalid_data', 'Enter your password to delete your account.');
     const key = `delete-account:${userId}`;
@@ -102,13 +119,15 @@ export async function confirmAccountOwner(
 }
 
 /**
- * Ends the account: every session and e-mail link goes, and the row stays only as the
+ * Ends the account: every session, e-mail link and sign-in method (passkeys, two-step secret and
+ * recovery codes, known devices) goes, and the row stays only as the
  * pseudonymous buyer of its orders (accounting keeps sales): no name, no e-mail, no password, no
  * Google identity. Its address is free at once, so it can sign up again as a new account.
  */
 export async function eraseAccount(tx: Tx, userId: number): Promise<void> {
-  await tx.delete(sessions).where(eq(sessions.userId, userId));
-  await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  for (const table of [sessions, emailTokens, passkeys, recoveryCodes, authChallenges, knownDevices]) {
+    await tx.delete(table).where(eq(table.userId, userId));
+  }
   await tx
     .update(users)
     .set({
@@ -116,6 +135,9 @@ export async function eraseAccount(tx: Tx, userId: number): Promise<void> {
       email: `deleted-${userId}@deleted.invalid`,
       passwordHash: null,
       googleSub: null,
+      totpSecret: null,
+      totpEnabledAt: null,
+      totpLastStep: null,
       deletedAt: sql`now()`,
     })
     .where(eq(users.id, userId));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createSoftAuthenticator } from '../../../../tests/setup/webauthn.ts';
 import { COOKIE_NAMES } from '../../http/cookies.ts';
 import { hashSessionToken } from '../../http/session.ts';
 
@@ -124,7 +125,15 @@ describe('POST /api/account/delete', () => {
         deleted_at: expect.any(Date),
       },
     ]);
-    for (const table of ['sessions', 'entitlements', 'downloads', 'email_tokens', 'kit_grants']) {
+    for (const table of [
+      'sessions',
+      'entitlements',
+      'downloads',
+      'email_tokens',
+      'kit_grants',
+      'passkeys',
+      'known_devices',
+    ]) {
       expect(await q(`SELECT 1 FROM ${table} WHERE user_id = $1`, [user.id]), table).toEqual([]);
     }
     expect(await q('SELECT 1 FROM contact_messages WHERE lower(email) = lower($1)', [user.email])).toEqual([]);
@@ -178,6 +187,41 @@ describe('POST /api/account/delete', () => {
     expect((await t.pool.query('SELECT 1 FROM github_accounts WHERE user_id = $1', [user.id])).rows).toEqual([]);
   });
 
+  it("takes the account's own passkey instead of the password, and not another account's", async () => {
+    const withPasskey = async () => {
+      const signedIn = await signedInClient(t.app, t.pool);
+      const authenticator = createSoftAuthenticator('http://shop.test');
+      const options = (await signedIn.client.post('/api/account/passkeys/options')).json();
+      const added = await signedIn.client.post('/api/account/passkeys', {
+        name: 'Laptop',
+        response: authenticator.register(options),
+      });
+      expect(added.statusCode).toBe(200);
+      return { ...signedIn, authenticator };
+    };
+    const { client, user, authenticator } = await withPasskey();
+    const stranger = await withPasskey();
+    expect((await client.post('/api/account/identity')).json()).toMatchObject({ hasPassword: true, passkeys: 1 });
+    const answer = async (who: typeof authenticator) =>
+      who.authenticate((await client.post('/api/passkeys/sign-in/options')).json());
+
+    const foreign = await client.post('/api/account/delete', {
+      confirmation: 'DELETE',
+      passkey: await answer(stranger.authenticator),
+    });
+    expect(foreign.statusCode).toBe(422);
+    expect(await client.user()).toMatchObject({ id: user.id });
+    const own = await client.post('/api/account/delete', {
+      confirmation: 'DELETE',
+      passkey: await answer(authenticator),
+    });
+    expect(own.statusCode).toBe(200);
+    expect(
+      (await t.pool.query('SELECT deleted_at FROM users WHERE id = $1', [user.id])).rows[0].deleted_at,
+    ).not.toBeNull();
+    expect((await t.pool.query('SELECT 1 FROM passkeys WHERE user_id = $1', [user.id])).rows).toEqual([]);
+  });
+
   it('asks a Google-only account for a Google sign-in of the last 10 minutes', async () => {
     const user = await createUser(t.pool);
     await t.pool.query("UPDATE users SET password_hash = NULL, google_sub = 'google-123' WHERE id = $1", [user.id]);
@@ -190,6 +234,7 @@ describe('POST /api/account/delete', () => {
       email: user.email,
       hasPassword: false,
       google: true,
+      passkeys: 0,
     });
     await signInAs(client, user.id, '1 minute');
     expect((await client.post('/api/account/delete', { confirmation: 'DELETE' })).statusCode).toBe(200);

@@ -24,7 +24,8 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyDeps): 
   app.post('/api/account/delete', async (request, reply) => {
     const user = await requireUser(request);
     const input = parseInput(DeleteAccountSchema, request.body);
-    await deleteAccount(deps, user.id, input.password, request.sessionToken());
+    const proof = { password: input.password, passkey: input.passkey, ip: request.ip };
+    await deleteAccount(deps, user.id, proof, request.sessionToken());
     await reply.signOut();
     return { message: 'Your account has been deleted. A confirmation is on its way to your e-mail address.' };
   });

@@ -9,7 +9,8 @@ import {
   eraseAccount,
   sweepUnverifiedAccounts,
 } from '../accounts/accounts.privacy.service.ts';
-import type { AccountsDeps } from '../accounts/accounts.service.ts';
+import { verifyPasskey } from '../accounts/passkeys.service.ts';
+import type { TwoStepDeps } from '../accounts/two-step.service.ts';
 import { githubExport } from '../github/github.privacy.service.ts';
 import { disconnectGithub } from '../github/github.service.ts';
 import { forgetLibraryUser, libraryExport, sweepOldDownloads } from '../library/library.privacy.service.ts';
@@ -27,7 +28,7 @@ import { hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts'
  */
 
 /** `githubQueued`: nudges the GitHub worker after repository revokes were queued (when GitHub is configured). */
-export type PrivacyDeps = AccountsDeps & { githubQueued?: () => void };
+export type PrivacyDeps = TwoStepDeps & { githubQueued?: () => void };
 
 /** Everything the shop holds about the account, as one JSON document (never a password or token). */
 export async function exportAccountData(deps: PrivacyDeps, userId: number, sessionToken: string | undefined) {
@@ -68,11 +69,14 @@ export async function exportAccountData(deps: PrivacyDeps, userId: number, sessi
 export async function deleteAccount(
   deps: PrivacyDeps,
   userId: number,
-  password: string | undefined,
+  proof: { password?: string; passkey?: unknown; ip: string },
   sessionToken: string | undefined,
 ): Promise<void> {
+  // A passkey answer is checked first (it uses up its challenge), and only this account's passkeys count.
+  const passkeyProven =
+    proof.passkey !== undefined && (await verifyPasskey(deps, proof.passkey, proof.ip, userId)).user.id === userId;
   const revokesQueued = await deps.db.transaction(async (tx) => {
-    const user = await confirmAccountOwner(tx, deps, userId, password, sessionToken);
+    const user = await confirmAccountOwner(tx, deps, userId, proof.password, sessionToken, passkeyProven);
     // The connected GitHub account loses every kit repository (revoke jobs that outlive the account).
     const githubConnected = await disconnectGithub(tx, userId);
     await forgetLibraryUser(tx, userId);

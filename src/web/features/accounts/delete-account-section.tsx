@@ -9,6 +9,7 @@ import { ApiError } from '../../lib/api.ts';
 import { FormAlert } from './account-ui.tsx';
 import { errorMessage } from './accounts-api.ts';
 import { deleteAccount, fetchAccountIdentity, googleReauthUrl } from './privacy-api.ts';
+import { passkeyAssertion } from './security-api.ts';
 
 /**
  * `Delete Account`: the password (or, for an account that only signs in with Google, a fresh
@@ -31,11 +32,11 @@ export function DeleteAccountSection({ security }: { security: AccountIdentity |
     [],
   );
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  /** Deletes with the password (or the recent Google sign-in), or with a passkey when `withPasskey`. */
+  const remove = async (withPasskey: boolean) => {
     if (busy) return;
     setReauth(false);
-    if (!googleOnly && !password) {
+    if (!withPasskey && !googleOnly && !password) {
       setWarning('Enter your password to delete your account.');
       return;
     }
@@ -46,17 +47,24 @@ export function DeleteAccountSection({ security }: { security: AccountIdentity |
     setWarning(null);
     setBusy(true);
     try {
-      const response = await deleteAccount({ password: googleOnly ? undefined : password, confirmation });
+      const proof = withPasskey
+        ? { passkey: await passkeyAssertion() }
+        : { password: googleOnly ? undefined : password };
+      const response = await deleteAccount({ ...proof, confirmation });
       toast({ title: 'Account Deleted', body: response.message, delay: 5000 });
       // Home first, signed out once the panel has left the screen (below): the panel, still shown
       // while the home screen loads, would send a signed-out visitor to the sign-in page.
       deleted.current = true;
       navigate('/', { replace: true });
     } catch (error) {
-      setReauth(googleOnly && error instanceof ApiError && error.status === 403);
+      setReauth(!withPasskey && googleOnly && error instanceof ApiError && error.status === 403);
       setWarning(errorMessage(error, 'Your account could not be deleted. Please try again.'));
       setBusy(false);
     }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void remove(false);
   };
 
   return (
@@ -101,9 +109,16 @@ export function DeleteAccountSection({ security }: { security: AccountIdentity |
           value={confirmation}
           onChange={setConfirmation}
         />
-        <button type="submit" className="btn btn-danger" disabled={busy}>
-          Delete Account
-        </button>
+        <div className="d-flex flex-wrap gap-2">
+          <button type="submit" className="btn btn-danger" disabled={busy}>
+            Delete Account
+          </button>
+          {security && security.passkeys > 0 && (
+            <button type="button" className="btn btn-outline-danger" disabled={busy} onClick={() => remove(true)}>
+              Delete with a Passkey
+            </button>
+          )}
+        </div>
       </form>
     </section>
   );

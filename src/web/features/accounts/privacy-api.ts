@@ -9,7 +9,7 @@ export const fetchAccountIdentity = () => apiPost<AccountIdentity>('/api/account
 
 export const fetchAccountData = () => apiPost<Record<string, unknown>>('/api/account/export');
 
-export const deleteAccount = (payload: { password?: string; confirmation: string }) =>
+export const deleteAccount = (payload: { password?: string; passkey?: unknown; confirmation: string }) =>
   apiPost<MessageResponse>('/api/account/delete', payload);
 
 export const requestEmailChange = (payload: { email: string }) =>
