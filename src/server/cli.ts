@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { connectRunningEmbeddedPostgres, type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
+import { DISCOUNTS_USAGE, parseDiscountArgs, runDiscounts } from './discounts-cli.ts';
 import { openStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { CatalogContentError } from './modules/catalog/catalog.read.ts';
@@ -22,7 +23,8 @@ const USAGE = `Usage:
   npm run owner -- remove EMAIL     end that
   npm run owner -- list             the owners (these and OWNER_EMAILS)
   npm run seed -- --customers 50000 --orders 100000
-                                    demo customers and 18 months of sales (a demo database only)`;
+                                    demo customers and 18 months of sales (a demo database only)
+${DISCOUNTS_USAGE}`;
 
 /** A visitor's text for the terminal: one line, no control characters (no escape sequences). */
 const printable = (text: string) =>
@@ -77,7 +79,13 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
     console.error(seed);
     return 64;
   }
+  const discounts = command === 'discounts' ? parseDiscountArgs(process.argv.slice(3)) : undefined;
+  if (typeof discounts === 'string') {
+    console.error(discounts === DISCOUNTS_USAGE ? USAGE : discounts);
+    return 64;
+  }
   const known =
+    discounts !== undefined ||
     command === 'catalog' ||
     command === 'seed' ||
     (command === 'owner' &&
@@ -92,6 +100,7 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
   const { pool, embedded } = await openOwnerDatabase(config);
   try {
     const db = openDatabase(pool);
+    if (discounts) return await runDiscounts(db, config, discounts);
     if (command === 'subscribers') {
       const csv = await subscriberCsvLines(db);
       if (!arg) {

@@ -27,7 +27,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
     // 403 means "session expired" to the checkout page, which then sends the buyer to sign in.
     if (input.checkout && !user)
       throw new AppError('forbidden', 'Your session has expired. Please login to continue checkout.');
-    return user && input.checkout ? checkOutCart(deps, input.products, user) : priceCart(deps, input.products, user);
+    return user && input.checkout
+      ? checkOutCart(deps, input.products, user, input.discount_code)
+      : priceCart(deps, input.products, user, input.discount_code);
   });
 
   // The buyer's own order and its kits as sold: the success screen waits for them in the purchases.
