@@ -45,3 +45,12 @@ export async function migrateDatabase(pool: pg.Pool): Promise<void> {
     client.release();
   }
 }
+
+/** Whether a query failed on a unique index (SQLSTATE 23505), whether or not Drizzle wrapped the error. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; depth++) {
+    if (e.code === '23505') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}

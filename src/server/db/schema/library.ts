@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { userIdColumn } from './accounts.ts';
-import { kitIdColumn, kitVersions } from './catalog.ts';
+import { kitIdColumn, kits, kitVersions } from './catalog.ts';
 import { createdAt, timestamptz } from './columns.ts';
 
 /** What a user owns: one row per user and kit; a refund sets revoked_at. */
@@ -58,3 +58,15 @@ export const kitGrants = pgTable(
   },
   (t) => [uniqueIndex('kit_grants_active_key').on(t.userId, t.kitId).where(sql`${t.revokedAt} IS NULL`)],
 );
+
+/**
+ * Per kit: its downloads and its active owners, kept by statement triggers on downloads and
+ * entitlements (migration 0008), so the owner console reads two numbers instead of counting rows.
+ */
+export const kitCounts = pgTable('kit_counts', {
+  kitId: integer('kit_id')
+    .primaryKey()
+    .references(() => kits.id, { onDelete: 'cascade' }),
+  downloads: integer('downloads').notNull().default(0),
+  owners: integer('owners').notNull().default(0),
+});

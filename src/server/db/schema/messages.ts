@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.ts';
 
 /** Contact messages, stored before anything else is done with them. */
@@ -36,3 +36,12 @@ export const subscribers = pgTable(
     index('subscribers_active_idx').on(t.subscribedAt, t.id).where(sql`${t.unsubscribedAt} IS NULL`),
   ],
 );
+
+/**
+ * One row whose version a statement trigger on subscribers raises with every change (migration
+ * 0008): read in the same snapshot as the list, it tells when a kept subscribers.csv is still current.
+ */
+export const subscriberListVersion = pgTable('subscriber_list_version', {
+  id: integer('id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});

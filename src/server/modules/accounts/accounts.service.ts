@@ -8,7 +8,7 @@ import type {
   ResetPasswordSchema,
 } from '../../../common/schemas/accounts.ts';
 import type { Config } from '../../config.ts';
-import type { Database, Reader } from '../../db/open.ts';
+import { type Database, isUniqueViolation, type Reader } from '../../db/open.ts';
 import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
 import { ipKey, type RateLimiter } from '../../http/rate-limit.ts';
@@ -388,10 +388,20 @@ export type GoogleOutcome = { user: { id: number; name: string } } | { refused: 
  * the account with that e-mail (see below) or a new account. An e-mail Google has not verified
  * never creates or joins an account: anyone can put any address on a Google account.
  */
-export async function signInWithGoogle(
-  deps: AccountsDeps,
-  identity: { sub: string; email?: string; emailVerified: boolean; name?: string },
-): Promise<GoogleOutcome> {
+export async function signInWithGoogle(deps: AccountsDeps, identity: GoogleIdentity): Promise<GoogleOutcome> {
+  try {
+    return await googleSignInOnce(deps, identity);
+  } catch (error) {
+    // The same new Google account signing in twice at once (two tabs, a double click): the other
+    // sign-in created the account first, so this one finds it on its second try.
+    if (!isUniqueViolation(error)) throw error;
+    return googleSignInOnce(deps, identity);
+  }
+}
+
+type GoogleIdentity = { sub: string; email?: string; emailVerified: boolean; name?: string };
+
+function googleSignInOnce(deps: AccountsDeps, identity: GoogleIdentity): Promise<GoogleOutcome> {
   return deps.db.transaction(async (tx) => {
     const [known] = await tx.select().from(users).where(eq(users.googleSub, identity.sub)).limit(1);
     if (known) return { user: { id: known.id, name: known.name } };

@@ -1,4 +1,5 @@
 import { OAuth2Server } from 'oauth2-mock-server';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../../tests/factories/users.ts';
 import { createClient } from '../../../../tests/setup/client.ts';
@@ -46,6 +47,42 @@ async function signInWithGoogle(claims: Record<string, unknown>, returnPath = 'c
 }
 
 describe('Google sign-in', () => {
+  it('signs in a new Google account that arrives twice at once (two tabs) as one account, never a 5xx', async () => {
+    const claims = { sub: 'g-twice-1', email: 'twice@gmail.test', email_verified: true, name: 'Twice' };
+    const addClaims = (token: { payload: Record<string, unknown> }) => Object.assign(token.payload, claims);
+    issuer.service.removeAllListeners('beforeTokenSigning');
+    issuer.service.on('beforeTokenSigning', addClaims);
+    // Each tab gets as far as the issuer's answer; then all callbacks arrive together.
+    const tabs = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const browser = await createClient(t.app);
+        const start = await browser.get('/google/redirect?returnPath=checkout');
+        const back = await fetch(new URL(start.headers.location as string), { redirect: 'manual' });
+        return { browser, search: new URL(back.headers.get('location')!).search };
+      }),
+    );
+    // A lock that lets every sign-in look for the account but holds its insert, so they truly race.
+    // Its own connections: the app's pool (5) is busy with the sign-ins.
+    const locker = new pg.Client({ connectionString: t.config.databaseUrl });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE users IN SHARE MODE');
+    const callbacks = Promise.all(tabs.map((tab) => tab.browser.get(`/google/callback${tab.search}`)));
+    for (let waited = 0; waited < 200; waited++) {
+      const { rows } = await locker.query(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'users'::regclass",
+      );
+      if (rows[0].n >= 2) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await locker.query('COMMIT');
+    await locker.end();
+    const done = await callbacks;
+    expect(done.map((d) => d.statusCode)).toEqual(tabs.map(() => 302));
+    const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM users WHERE email = 'twice@gmail.test'");
+    expect(rows[0].n).toBe(1);
+  });
+
   it('creates a user keyed by sub and lands on the return path, signed in', async () => {
     const { browser, done } = await signInWithGoogle({
       sub: 'g-new-1',

@@ -65,7 +65,7 @@ export async function downloadsOf(db: Reader, userId: number) {
   return rows;
 }
 
-/** Per kit: its newest version and release day, downloads, and how many own it now. */
+/** Per kit: its newest version and release day, downloads, and how many own it now (kit_counts, kept by triggers). */
 export async function libraryStatsByKit(db: Reader) {
   const { rows } = await db.execute<{
     kit_id: number;
@@ -74,12 +74,11 @@ export async function libraryStatsByKit(db: Reader) {
     downloads: number;
     owners: number;
   }>(sql`
-    WITH kit_ids AS (SELECT DISTINCT kit_id FROM kit_versions)
-    SELECT k.kit_id, v.version, v.released_on,
-           (SELECT count(*) FROM downloads d WHERE d.kit_id = k.kit_id)::int AS downloads,
-           (SELECT count(*) FROM entitlements e WHERE e.kit_id = k.kit_id AND e.revoked_at IS NULL)::int AS owners
-      FROM kit_ids k
-      LEFT JOIN LATERAL (SELECT version, released_on FROM kit_versions WHERE kit_id = k.kit_id
+    SELECT k.id AS kit_id, v.version, v.released_on,
+           COALESCE(c.downloads, 0) AS downloads, COALESCE(c.owners, 0) AS owners
+      FROM kits k
+      LEFT JOIN kit_counts c ON c.kit_id = k.id
+      LEFT JOIN LATERAL (SELECT version, released_on FROM kit_versions WHERE kit_id = k.id
                           ORDER BY created_at DESC, id DESC LIMIT 1) v ON true`);
   return new Map(rows.map((r) => [r.kit_id, r]));
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { OwnerMessage } from '../../../common/schemas/owner.ts';
-import type { Reader } from '../../db/open.ts';
+import type { Database, Reader } from '../../db/open.ts';
 
 /** What the owner console reads and changes of messages and subscribers (only their own tables). */
 
@@ -53,6 +53,54 @@ export async function subscriberCsvLines(db: Reader): Promise<string[]> {
     SELECT email, to_char(subscribed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS subscribed_at
       FROM subscribers WHERE unsubscribed_at IS NULL ORDER BY subscribed_at, id`);
   return ['email,subscribed_at', ...rows.map((r) => `${csvCell(r.email)},${r.subscribed_at}`)];
+}
+
+/** A file bigger than this is built for each download rather than kept in memory. */
+const MAX_KEPT_CSV_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The console's subscribers.csv, kept in this instance's memory while it is current: the version a
+ * statement trigger raises with every change to subscribers is read in the same snapshot as the list,
+ * so one primary-key read tells whether the kept file still holds every change committed before the
+ * request. Owners downloading at once share one build.
+ */
+export function subscribersCsvFile(db: Database): () => Promise<string> {
+  type Kept = { version: number; body: string };
+  let kept: Promise<Kept> | undefined;
+  const versionOf = async (reader: Reader) => {
+    const { rows } = await reader.execute<{ version: string }>(
+      sql`SELECT version::text AS version FROM subscriber_list_version WHERE id = 1`,
+    );
+    return Number(rows[0]?.version ?? 0);
+  };
+  const build = () =>
+    db.transaction(
+      async (tx): Promise<Kept> => {
+        const version = await versionOf(tx);
+        const lines = await subscriberCsvLines(tx);
+        return { version, body: `${lines.join('\r\n')}\r\n` };
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  return async () => {
+    const version = await versionOf(db);
+    for (let round = 0; round < 3; round++) {
+      const current = kept;
+      const known = await current?.catch(() => undefined);
+      if (known && known.version >= version) return known.body;
+      // Another request may have started a build meanwhile: wait for that one instead.
+      if (kept !== current) continue;
+      const building = build();
+      kept = building;
+      const built = await building.catch((err) => {
+        if (kept === building) kept = undefined;
+        throw err;
+      });
+      if (built.body.length > MAX_KEPT_CSV_CHARS && kept === building) kept = undefined;
+      return built.body;
+    }
+    return (await build()).body;
+  };
 }
 
 /** Active subscribers, oldest first, by cursor (subscribed_at, id of the last one seen). */

@@ -223,13 +223,20 @@ export async function salesFigures(
   };
 }
 
-/** Units and gross of every kit ever sold. */
+/** Units and gross of every kit ever sold: whole past days from kit_sales_days, the live days counted. */
 export async function salesByKit(db: Reader, now = Date.now()): Promise<Map<number, KitSales>> {
   const { rows: first } = await db.execute<{ day: string | null }>(
     sql`SELECT ${utcDay(sql`min(paid_at)`)}::text AS day FROM orders WHERE paid_at IS NOT NULL`,
   );
   const start = first[0]?.day;
   if (!start) return new Map();
-  const { kits } = await salesFigures(db, start, today(now), now);
-  return new Map(kits.map((k) => [k.kit_id, k]));
+  const live = firstLiveDay(now);
+  if (start < live) await fillSalesDays(db, start, addDays(live, -1));
+  const { rows } = await db.execute<KitSales>(sql`
+    SELECT kit_id, sum(units)::int AS units, sum(gross_cents)::bigint::float8 AS gross_cents FROM (
+      SELECT kit_id, units, gross_cents FROM kit_sales_days WHERE day < ${live}::date
+      UNION ALL
+      SELECT kit_id, units, gross_cents FROM (${liveKitDays(live, addDays(today(now), 1))}) l) k
+     GROUP BY kit_id`);
+  return new Map(rows.map((k) => [k.kit_id, k]));
 }

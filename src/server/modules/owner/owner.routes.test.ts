@@ -3,7 +3,7 @@ import { type Client, createClient, sandboxPay, signedInClient } from '../../../
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { openStorage } from '../../integrations/storage/storage.ts';
 import { importCatalog } from '../catalog/catalog.import.ts';
-import { csvCell } from '../messages/messages.owner.service.ts';
+import { csvCell, subscribersCsvFile } from '../messages/messages.owner.service.ts';
 
 let t: TestApp;
 let owner: Client;
@@ -498,6 +498,32 @@ describe('messages and subscribers', () => {
       "'=cmd@example.com",
       'third@example.com',
     ]);
+  });
+
+  it('keeps subscribers.csv only while it is current: every change, also through another instance, shows next time', async () => {
+    const emailsIn = (body: string) =>
+      body
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(',')[0]);
+    const download = async () => emailsIn((await owner.get('/api/admin/subscribers.csv')).body);
+    // Another instance on the same database, with its own kept copy.
+    const otherInstance = subscribersCsvFile(t.db);
+    const before = await download();
+    expect(emailsIn(await otherInstance())).toEqual(before);
+
+    await t.pool.query("INSERT INTO subscribers (email, token_hash) VALUES ('late@example.com', 'late')");
+    expect(await download()).toEqual([...before, 'late@example.com']);
+    expect(emailsIn(await otherInstance())).toEqual([...before, 'late@example.com']);
+
+    await t.pool.query("UPDATE subscribers SET unsubscribed_at = now() WHERE email = 'late@example.com'");
+    const [mine, theirs, again] = await Promise.all([download(), otherInstance(), download()]);
+    expect(mine).toEqual(before);
+    expect(emailsIn(theirs)).toEqual(before);
+    expect(again).toEqual(before);
+    await t.pool.query('DELETE FROM subscribers WHERE email = $1', [before[0]!.replace(/^'/, '')]);
+    expect(await download()).toEqual(before.slice(1));
   });
 
   it('neutralises formulas and quotes separators in CSV cells', () => {

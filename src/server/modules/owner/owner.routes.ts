@@ -40,7 +40,7 @@ import {
   findMessage,
   listMessages,
   markAnswered,
-  subscriberCsvLines,
+  subscribersCsvFile,
   subscribersPage,
 } from '../messages/messages.owner.service.ts';
 import { lockBuyerRefunds } from '../orders/fulfilment.service.ts';
@@ -233,6 +233,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
   }
 
   const inTransaction = <T>(work: (tx: Tx) => Promise<T>) => db.transaction(work);
+  const subscribersCsv = subscribersCsvFile(db);
 
   app.register(
     async (scope) => {
@@ -526,11 +527,10 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
 
       // Not compressed on the fly: a rare owner download, where brotli would cost more than it saves.
       scope.get('/subscribers.csv', { compress: false }, async (_request, reply) => {
-        const csv = await subscriberCsvLines(db);
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="subscribers-${today()}.csv"`)
-          .send(`${csv.join('\r\n')}\r\n`);
+          .send(await subscribersCsv());
       });
 
       scope.get('/activity', async (request) => {
