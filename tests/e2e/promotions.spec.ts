@@ -167,3 +167,74 @@ test.describe('discount codes', () => {
     await owner.context.close();
   });
 });
+
+test.describe('bundles', () => {
+  test('a bundle shows its kits and saving, and buying it grants every kit', async ({
+    page,
+    request,
+    signIn,
+    snap,
+    isMobile,
+  }) => {
+    const { products } = await loadCatalog(request);
+    const bundle = products.find((p) => (p.includes ?? []).length > 0)!;
+    const separately = bundle.includes!.reduce((sum, k) => sum + k.price, 0);
+    await signIn('Bundle Buyer');
+    await page.goto('/');
+    const card = page.getByRole('article').filter({ hasText: bundle.title });
+    await expect(card.getByTestId('bundle-line')).toContainText(`Save $${separately - bundle.price}`);
+    await page.goto(`/product/${bundle.sef_id}`);
+    const contents = page.getByTestId('bundle-kits');
+    for (const kit of bundle.includes!) await expect(contents.getByRole('link', { name: kit.title })).toBeVisible();
+    await expect(page.getByTestId('bundle-saving')).toContainText(`you save $${separately - bundle.price}`);
+    await snap('product-bundle');
+    if (isMobile) return; // the payment journey runs once, at desktop width
+
+    await page.getByRole('button', { name: 'Buy Now' }).first().click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await expect(page.getByTestId('checkout-total')).toHaveText(usd(bundle.price));
+    await payInSandbox(page);
+    await page.goto('/user-panel');
+    for (const kit of [bundle, ...bundle.includes!])
+      await expect(page.getByRole('heading', { name: kit.title })).toBeVisible();
+  });
+
+  test('an owner of one kit of a bundle sees and pays the upgrade price', async ({
+    page,
+    request,
+    signIn,
+    snap,
+    isMobile,
+  }) => {
+    test.skip(isMobile, 'the payment journey runs once, at desktop width');
+    test.setTimeout(60_000);
+    const { products } = await loadCatalog(request);
+    const bundle = products.find((p) => (p.includes ?? []).length > 0)!;
+    const first = bundle.includes![1]!;
+    await signIn('Upgrade Buyer');
+    await page.goto('/');
+    await fillCart(page, [first.id]);
+    await page.goto('/checkout');
+    await payInSandbox(page);
+
+    await fillCart(page, [bundle.id]);
+    await page.goto('/cart');
+    const upgrade = Math.max(bundle.price - first.price, 49);
+    const note = page.getByTestId('upgrade-note');
+    await expect(note).toContainText(`Upgrade price ${usd(upgrade)}`);
+    await expect(note).toContainText(`You own ${first.title}`);
+    await expect(page.getByTestId('cart-upgrade')).toHaveText(`−${usd(bundle.price - upgrade)}`);
+    await expect(page.getByTestId('cart-total')).toHaveText(usd(upgrade));
+    await snap('cart-upgrade');
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await expect(page.getByTestId('upgrade-note')).toContainText('Upgrade price');
+    await expect(page.getByTestId('checkout-total')).toHaveText(usd(upgrade));
+    await snap('checkout-upgrade');
+    await payInSandbox(page);
+    const purchase = (await readDataLayer(page)).find((e) => e[0] === 'event' && e[1] === 'purchase');
+    expect(purchase?.[2]).toMatchObject({ value: upgrade });
+    await page.goto('/user-panel');
+    for (const kit of bundle.includes!) await expect(page.getByRole('heading', { name: kit.title })).toBeVisible();
+  });
+});

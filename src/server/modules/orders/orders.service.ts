@@ -73,8 +73,9 @@ async function readCart(deps: CartDeps, productIds: number[], user: { id: number
     const ownedHere = purchased ? [] : includes.filter((i) => owned.has(i.id));
     let baseCents = kit.priceCents;
     let upgradeReason: string | null = null;
-    if (ownedHere.length > 0) {
-      const credit = totalCents(ownedHere.map((i) => paid.get(i.id) ?? 0));
+    const credit = totalCents(ownedHere.map((i) => paid.get(i.id) ?? 0));
+    // Kits owned without paying (an owner's grant) lower nothing.
+    if (credit > 0) {
       baseCents = upgradePriceCents(kit.priceCents, credit, kit.upgradeFloorCents);
       upgradeReason = `You own ${ownedHere.map((i) => i.title).join(', ')}: the ${formatUsd(centsToDollars(credit))} you paid counts towards this bundle.`;
     }
