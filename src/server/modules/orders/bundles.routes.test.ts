@@ -1,12 +1,16 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
-import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
-import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { bundleCatalog } from '../../../../tests/setup/bundle-catalog.ts';
+import {
+  type Client,
+  createClient,
+  deliverWebhook,
+  sandboxPay,
+  signedInClient,
+} from '../../../../tests/setup/client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
-import { signPaddleBody } from '../../integrations/payments/signature.ts';
 
 let t: TestApp;
 let dir: string;
@@ -15,28 +19,8 @@ let beta: number;
 let bundle: number;
 const secret = sandboxWebhookSecret('test-secret-test-secret-test-secret');
 
-/** The fixture catalog plus a bundle of its two kits (59.00, upgrades never below 15.00). */
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-bundle-'));
-  cpSync(FIXTURE_CATALOG, dir, { recursive: true });
-  const kitDir = path.join(dir, 'kits/duo-bundle');
-  cpSync(path.join(dir, 'kits/alpha-kit'), kitDir, { recursive: true });
-  const kit = JSON.parse(readFileSync(path.join(kitDir, 'kit.json'), 'utf8'));
-  writeFileSync(
-    path.join(kitDir, 'kit.json'),
-    JSON.stringify({
-      ...kit,
-      title: 'Duo Bundle',
-      position: 3,
-      price: '59.00',
-      discounted_from: undefined,
-      paddle_price_id: 'pri_01duobundleduobundle',
-      includes: ['alpha-kit', 'beta-kit'],
-      upgrade_floor: '15.00',
-    }),
-  );
-  const setup = path.join(kitDir, 'setup.md');
-  writeFileSync(setup, readFileSync(setup, 'utf8').replaceAll('alpha-kit', 'duo-bundle'));
+  dir = bundleCatalog();
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test' }, { catalogDir: dir });
   const { rows } = await t.pool.query('SELECT id, sef_id FROM kits');
   const id = (sef: string) => rows.find((r) => r.sef_id === sef).id as number;
@@ -81,17 +65,15 @@ describe('bundles', () => {
     const purchases = (await client.post('/api/purchases', {})).json().items.map((p: { sef_id: string }) => p.sef_id);
     expect(purchases.sort()).toEqual(['alpha-kit', 'beta-kit', 'duo-bundle']);
     const { rows } = await t.pool.query('SELECT transaction_id FROM orders WHERE public_id = $1', [cart.order_id]);
-    const body = JSON.stringify({
-      event_id: `evt_refund_${cart.order_id}`,
-      event_type: 'adjustment.created',
-      data: { id: 'adj_b', action: 'refund', status: 'approved', transaction_id: rows[0].transaction_id, items: [] },
-    });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks/paddle',
-      headers: { 'content-type': 'application/json', 'paddle-signature': signPaddleBody(body, secret) },
-      payload: body,
-    });
+    const res = await deliverWebhook(
+      t.app,
+      {
+        event_id: `evt_refund_${cart.order_id}`,
+        event_type: 'adjustment.created',
+        data: { id: 'adj_b', action: 'refund', status: 'approved', transaction_id: rows[0].transaction_id, items: [] },
+      },
+      secret,
+    );
     expect(res.json().outcome).toBe('refunded');
     expect(await owned(user.id)).toEqual([]);
   });

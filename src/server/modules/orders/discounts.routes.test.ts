@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
+import {
+  type Client,
+  createClient,
+  deliverWebhook,
+  sandboxPay,
+  signedInClient,
+} from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
-import { signPaddleBody } from '../../integrations/payments/signature.ts';
 
 let t: TestApp;
 let owner: Client;
@@ -26,15 +31,7 @@ const createCode = async (body: object) => {
 const codeNamed = async (code: string) =>
   (await owner.get('/api/admin/discounts')).json().items.find((d: { code: string }) => d.code === code);
 
-const deliver = (event: object) => {
-  const body = JSON.stringify(event);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/paddle',
-    headers: { 'content-type': 'application/json', 'paddle-signature': signPaddleBody(body, secret) },
-    payload: body,
-  });
-};
+const deliver = (event: object) => deliverWebhook(t.app, event, secret);
 
 async function buyer() {
   return (await signedInClient(t.app, t.pool)).client;

@@ -21,6 +21,7 @@ export type OrdersDeps = {
 };
 
 export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {
+  const cartDeps = { ...deps, paddle: deps.config.paymentProvider === 'paddle' ? deps.config.paddle : undefined };
   app.post('/api/cart', async (request) => {
     const input = parseInput(CartRequestSchema, request.body);
     const user = await request.user();
@@ -28,8 +29,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
     if (input.checkout && !user)
       throw new AppError('forbidden', 'Your session has expired. Please login to continue checkout.');
     return user && input.checkout
-      ? checkOutCart(deps, input.products, user, input.discount_code)
-      : priceCart(deps, input.products, user, input.discount_code);
+      ? checkOutCart(cartDeps, input.products, user, input.discount_code)
+      : priceCart(cartDeps, input.products, user, input.discount_code);
   });
 
   // The buyer's own order and its kits as sold: the success screen waits for them in the purchases.

@@ -5,13 +5,19 @@ import type { CartItem, CartResponse } from '../../../common/schemas/orders.ts';
 import type { Database } from '../../db/open.ts';
 import { orderItems, orders } from '../../db/schema/orders.ts';
 import { AppError } from '../../http/errors.ts';
+import { createTransaction, PaddleApiError } from '../../integrations/payments/paddle-api.ts';
 import { findEmail } from '../accounts/accounts.service.ts';
 import type { Catalog, CatalogSnapshot } from '../catalog/catalog.service.ts';
 import { ownedKitIds } from '../library/library.service.ts';
 import { type DiscountCode, holdCode, paidLinesOf, usableCode } from './discounts.service.ts';
 import { spreadDiscount, upgradePriceCents } from './pricing.ts';
 
-type CartDeps = { db: Database; catalog: Catalog };
+type CartDeps = {
+  db: Database;
+  catalog: Catalog;
+  /** With PAYMENT_PROVIDER=paddle: Paddle's API, for the transactions of upgrade prices. */
+  paddle?: { apiUrl: string; apiKey: string | undefined };
+};
 type CartKit = NonNullable<ReturnType<CatalogSnapshot['byId']['get']>>['kit'];
 
 /** Sum of integer cents: the money rule the totals follow. */
@@ -177,10 +183,15 @@ export async function checkOutCart(
   const total = totalCents(toPay.map(finalCents));
   const discountCents = totalCents(toPay.map((l) => l.discountCents));
   const codeId = code && discountCents > 0 ? code.id : null;
-  const orderId = await db.transaction(async (tx) => {
+  const opened = await db.transaction(async (tx) => {
     if (codeId !== null) await holdCode(tx, codeId, user.id);
     const [pending] = await tx
-      .select({ id: orders.id, publicId: orders.publicId, totalCents: orders.totalCents })
+      .select({
+        id: orders.id,
+        publicId: orders.publicId,
+        totalCents: orders.totalCents,
+        transactionId: orders.transactionId,
+      })
       .from(orders)
       .where(
         and(
@@ -191,7 +202,7 @@ export async function checkOutCart(
         ),
       )
       .limit(1);
-    if (pending && pending.totalCents === total) return pending.publicId;
+    if (pending && pending.totalCents === total) return pending;
     const publicId = `ord_${randomBytes(12).toString('hex')}`;
     const [order] = await tx
       .insert(orders)
@@ -208,9 +219,66 @@ export async function checkOutCart(
         paddlePriceId: l.kit.paddlePriceId,
       })),
     );
-    return publicId;
+    return { id: order!.id, publicId, transactionId: null as string | null };
   });
-  return { ...answer, order_id: orderId, email };
+  const upgraded = toPay.some((l) => l.baseCents !== l.kit.priceCents);
+  const transactionId =
+    deps.paddle && upgraded ? (opened.transactionId ?? (await openPaddleTransaction(deps, opened, toPay, code))) : null;
+  return { ...answer, order_id: opened.publicId, email, transaction_id: transactionId };
+}
+
+/**
+ * An order with an upgrade price, paid through Paddle: Paddle's catalog has no such price, so the
+ * server creates the transaction (the upgraded lines as prices of their own) and Paddle.js opens
+ * it by id. The price ids Paddle gave those lines are kept on them, so the webhook's check finds
+ * every line; a second checkout of the same order reuses the first transaction.
+ */
+async function openPaddleTransaction(
+  deps: CartDeps,
+  order: { id: number; publicId: string },
+  toPay: PricedLine[],
+  code: DiscountCode | null,
+): Promise<string> {
+  let created: Awaited<ReturnType<typeof createTransaction>>;
+  try {
+    created = await createTransaction(deps.paddle!, {
+      orderId: order.publicId,
+      discountId: code?.paddleDiscountId,
+      items: toPay.map((l) =>
+        l.baseCents === l.kit.priceCents
+          ? { priceId: l.kit.paddlePriceId }
+          : {
+              name: l.kit.title,
+              description: `${l.kit.title}, upgrade price`,
+              unitPriceCents: l.baseCents,
+              kitId: l.kit.id,
+            },
+      ),
+    });
+  } catch (error) {
+    if (error instanceof PaddleApiError)
+      throw new AppError('conflict', `The payment provider could not prepare this order: ${error.message}`);
+    throw error;
+  }
+  return deps.db.transaction(async (tx) => {
+    const [kept] = await tx
+      .update(orders)
+      .set({ transactionId: created.transactionId })
+      .where(and(eq(orders.id, order.id), isNull(orders.transactionId)))
+      .returning({ transactionId: orders.transactionId });
+    if (!kept) {
+      // Another checkout of this order created one first: that one is kept.
+      const [current] = await tx.select({ id: orders.transactionId }).from(orders).where(eq(orders.id, order.id));
+      return current!.id!;
+    }
+    for (const [i, line] of toPay.entries())
+      if (line.baseCents !== line.kit.priceCents)
+        await tx
+          .update(orderItems)
+          .set({ paddlePriceId: created.priceIds[i]! })
+          .where(and(eq(orderItems.orderId, order.id), eq(orderItems.kitId, line.kit.id)));
+    return created.transactionId;
+  });
 }
 
 /** A buyer's order by its public id, with its lines (what the sandbox page shows and pays). */
