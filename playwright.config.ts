@@ -7,6 +7,8 @@ export const ROOT_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const SHOP_URL = `http://127.0.0.1:${E2E_PORT + 1}/shop`;
 /** The owner console's specs run on a shop of their own (they hide kits, refund, grant). */
 export const OWNER_SHOP_URL = `http://127.0.0.1:${E2E_PORT + 2}`;
+/** A shop with GA_MEASUREMENT_ID set (the analytics consent bar). */
+export const ANALYTICS_SHOP_URL = `http://127.0.0.1:${E2E_PORT + 3}`;
 
 const launchOptions = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 
@@ -38,7 +40,8 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node --import tsx tests/setup/e2e-stack.ts',
-    url: `${SHOP_URL}/readyz`,
+    // The owner console's shop starts last: the stack is ready when it answers.
+    url: `${OWNER_SHOP_URL}/readyz`,
     // E2E_STACK=nginx starts nginx and two instances per shop: more to start.
     timeout: process.env.E2E_STACK === 'nginx' ? 240_000 : 120_000,
     reuseExistingServer: false,

@@ -12,22 +12,26 @@ import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
+import type { GithubOAuth, GithubRepositories } from './integrations/github/github.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import { createMetrics, registerMetrics } from './metrics.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
+import { registerGithubRoutes } from './modules/github/github.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
 import { findOwner, ownerAddresses } from './modules/owner/owner.service.ts';
+import { registerPrivacyRoutes } from './modules/privacy/privacy.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -45,6 +49,8 @@ export type AppDeps = {
   posts?: BlogPost[];
   /** Google sign-in, when configured. */
   google?: GoogleSignIn;
+  /** Private-repository delivery, when configured (GITHUB_*): the OAuth flow, the client, the worker's nudge. */
+  github?: { oauth: GithubOAuth; repositories: GithubRepositories; jobsQueued: () => void };
   dev?: boolean;
   logger?: FastifyBaseLogger;
   /** Lets development mount Vite's middleware before routes. */
@@ -170,10 +176,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         limiter: createRateLimiter(db, config.rateLimits),
         mailQueued: deps.mailQueued ?? (() => {}),
+        sessionSecret: deps.cookieSecret,
       };
       const posts = deps.posts ?? [];
       registerAccountRoutes(scope, forms);
+      registerSecurityRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
+      registerPrivacyRoutes(scope, forms);
       registerHtmlPageAssets(scope);
       // The single-page app's shell (every screen's route); the blog's pages are served in it too.
       const shell = registerPageShell(scope, {
@@ -187,12 +196,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
-      registerLibraryRoutes(scope, { db, storage });
+      registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });
+      if (deps.github && config.github) registerGithubRoutes(scope, { db, config, ...deps.github });
       const payments = {
         db,
         config,
         catalog,
         mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
         saleRecipients: (tx: Reader) => ownerAddresses(tx, config),
@@ -213,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         catalog,
         mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
         sandboxWebhook:
           config.paymentProvider === 'sandbox'
             ? { secret: payments.webhookSecret, deliver: deliverWebhook }

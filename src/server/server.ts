@@ -10,6 +10,7 @@ import { migrateDatabase, openDatabase, openPool, withAdvisoryLock } from './db/
 import type { ShellTemplate } from './http/page-shell.ts';
 import { sweepExpiredCounters } from './http/rate-limit.ts';
 import { sweepEndedSessions } from './http/session.ts';
+import { createGithubOAuth, createGithubRepositories } from './integrations/github/github.ts';
 import { createFileMailer, createSmtpMailer } from './integrations/mail/mailer.ts';
 import { startOutboxWorker } from './integrations/mail/outbox.ts';
 import { createGoogleSignIn } from './integrations/oidc/google.ts';
@@ -17,9 +18,13 @@ import { openStorage } from './integrations/storage/storage.ts';
 import { startHousekeeping } from './lib/housekeeping.ts';
 import { logSerializers, withoutQueryValuesInMessage } from './lib/log.ts';
 import { sweepSpentLinks } from './modules/accounts/accounts.service.ts';
+import { sweepExpiredChallenges } from './modules/accounts/two-step.service.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
+import { startGithubWorker } from './modules/github/github.jobs.ts';
+import { sweepOauthStates } from './modules/github/github.service.ts';
+import { retentionChores } from './modules/privacy/privacy.service.ts';
 
 /** The server's logger; `destination` (default stdout) lets tests read what would be logged. */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
@@ -148,6 +153,9 @@ export async function startServer(
         { name: 'expired rate-limit counters', run: sweepExpiredCounters },
         { name: 'ended sessions', run: sweepEndedSessions },
         { name: 'spent e-mail links', run: sweepSpentLinks },
+        { name: 'expired GitHub connection states', run: sweepOauthStates },
+        ...retentionChores(config.retentionDays),
+        { name: 'expired sign-in challenges', run: sweepExpiredChallenges },
       ],
       log,
       config.housekeepingIntervalMs,
@@ -155,6 +163,16 @@ export async function startServer(
     const google = config.google
       ? createGoogleSignIn({ ...config.google, redirectUri: `${config.publicUrl}/google/callback` })
       : undefined;
+    const githubRepositories = config.github && createGithubRepositories(config.github);
+    const githubWorker = githubRepositories && startGithubWorker(db, githubRepositories, log);
+    const github =
+      config.github && githubRepositories && githubWorker
+        ? {
+            oauth: createGithubOAuth({ ...config.github, redirectUri: `${config.publicUrl}/github/callback` }),
+            repositories: githubRepositories,
+            jobsQueued: githubWorker.nudge,
+          }
+        : undefined;
     if (!options.template) throw new Error('No page template: build the web app first (npm run build).');
     const app = await buildApp({
       config,
@@ -166,6 +184,7 @@ export async function startServer(
       cookieSecret: resolveSessionSecret(config),
       mailQueued: outbox.nudge,
       google,
+      github,
       posts: loadBlog(path.join(config.catalogDir, 'blog')),
       dev: options.dev,
       logger: log,
@@ -189,6 +208,7 @@ export async function startServer(
           clearInterval(sweep);
         }
         await outbox.stop();
+        await githubWorker?.stop();
         await housekeeping.stop();
         await listener.close();
         await pool.end();

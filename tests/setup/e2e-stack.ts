@@ -7,6 +7,7 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import pg from 'pg';
 import { type Stack, startStack } from '../../scripts/stack/stack.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { startGithubStandIn } from './github-stand-in.ts';
 import { startSmtpServer } from './smtp.ts';
 
 /**
@@ -40,8 +41,9 @@ const admin = new pg.Client({ connectionString: database.adminUrl });
 await admin.connect();
 await admin.query('CREATE DATABASE kitshop_e2e_shop OWNER kitshop');
 await admin.query('CREATE DATABASE kitshop_e2e_owner OWNER kitshop');
+await admin.query('CREATE DATABASE kitshop_e2e_analytics OWNER kitshop');
 const urls: Record<string, string> = {};
-for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner']) {
+for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner', 'kitshop_e2e_analytics']) {
   const url = new URL(database.url);
   url.pathname = `/${name}`;
   urls[name] = url.toString();
@@ -73,6 +75,14 @@ oidc.service.on('beforeTokenSigning', (token) => {
   } catch {}
 });
 
+// A GitHub stand-in (REST and OAuth) for the root shop's private-repository delivery; specs drive it
+// over HTTP (githubUrl/_stand-in/...).
+const githubSettings = { token: 'ghp_e2e_token', clientId: 'Iv1.kitshop-e2e', clientSecret: 'kitshop-e2e-github' };
+const github = await startGithubStandIn({
+  ...githubSettings,
+  repositories: ['kitshop-dev/nextjs-saas-starter', 'kitshop-dev/laravel-vue-crm'],
+});
+
 writeFileSync(
   path.join(root, '.tmp/e2e-state.json'),
   JSON.stringify({
@@ -81,6 +91,7 @@ writeFileSync(
     ownerDatabaseUrl: urls.kitshop_e2e_owner,
     mailDir,
     claimsFile,
+    githubUrl: github.url,
   }),
 );
 
@@ -155,6 +166,7 @@ const stop = async () => {
   await database.stop();
   await smtp.stop();
   await oidc.stop();
+  await github.close();
   rmSync(tmp, { recursive: true, force: true });
   process.exit(0);
 };
@@ -168,6 +180,17 @@ try {
     GOOGLE_CLIENT_ID: 'kitshop-e2e',
     GOOGLE_CLIENT_SECRET: 'kitshop-e2e-secret',
     GOOGLE_ISSUER: oidc.issuer.url!,
+    GITHUB_TOKEN: githubSettings.token,
+    GITHUB_CLIENT_ID: githubSettings.clientId,
+    GITHUB_CLIENT_SECRET: githubSettings.clientSecret,
+    GITHUB_API_URL: github.apiUrl,
+    GITHUB_WEB_URL: github.webUrl,
+  });
+  // Analytics configured (GA_MEASUREMENT_ID): the consent bar's spec, on a database of its own (a shared
+  // one would share the mail outbox too); started before the /shop server, whose readiness Playwright waits for.
+  await startApp('analytics', port + 3, '/', urls.kitshop_e2e_analytics!, {
+    PUBLIC_URL: `http://127.0.0.1:${port + 3}`,
+    GA_MEASUREMENT_ID: 'G-E2ETEST123',
   });
   await startShop('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
   // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.
