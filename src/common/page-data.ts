@@ -37,6 +37,8 @@ export type ClientConfig = {
   payment: PaymentConfig;
   /** A production shop on the sandbox provider: every page says that payments are not real. */
   testPayments: boolean;
+  /** How many days contact messages are kept (MESSAGE_RETENTION_DAYS), for the privacy policy. */
+  messageRetentionDays: number;
   /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
   cookies: CookieNames;
 };

@@ -132,6 +132,7 @@ export function registerPageShell(
     basePath: config.basePath,
     supportEmail: config.supportEmail,
     gaMeasurementId: config.gaMeasurementId ?? null,
+    messageRetentionDays: config.retentionDays.contactMessages,
     googleEnabled: deps.googleEnabled,
     payment: {
       provider: config.paymentProvider,

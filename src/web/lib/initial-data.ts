@@ -1,3 +1,4 @@
+import { RETENTION_DAYS } from '../../common/constants.ts';
 import {
   type ClientConfig,
   COOKIE_NAMES,
@@ -22,6 +23,7 @@ const configDefaults: ClientConfig = {
   basePath: '',
   supportEmail: 'support@kitshop.dev',
   gaMeasurementId: null,
+  messageRetentionDays: RETENTION_DAYS.contactMessages,
   googleEnabled: false,
   payment: { provider: 'sandbox', clientToken: null, environment: 'sandbox' },
   testPayments: false,
@@ -48,6 +50,10 @@ export const clientConfig: ClientConfig = {
   googleEnabled: readConfig.googleEnabled === true,
   payment: readPayment(readConfig.payment),
   testPayments: readConfig.testPayments === true,
+  messageRetentionDays:
+    typeof readConfig.messageRetentionDays === 'number' && readConfig.messageRetentionDays > 0
+      ? readConfig.messageRetentionDays
+      : RETENTION_DAYS.contactMessages,
   cookies: readCookies(readConfig.cookies),
 };
 

@@ -30,6 +30,11 @@ export const users = pgTable(
     /** The last accepted TOTP time step: a code is taken once, and never one older than it. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: createdAt(),
+    /**
+     * Set when the account was deleted: the row stays only as the pseudonymous buyer of its orders
+     * (name and e-mail replaced, no way to sign in), as accounting must keep sales.
+     */
+    deletedAt: timestamptz('deleted_at'),
   },
   (t) => [
     // E-mail is unique without regard to case.
@@ -77,14 +82,16 @@ export const sessions = pgTable(
   ],
 );
 
-/** Single-use e-mail links (verification, password reset): random token, stored hashed. */
+/** Single-use e-mail links (verification, password reset, e-mail change): random token, stored hashed. */
 export const emailTokens = pgTable(
   'email_tokens',
   {
     id: serial('id').primaryKey(),
     userId: userIdColumn({ onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'email_change'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** The address an `email_change` link moves the account to (the link goes there). */
+    newEmail: text('new_email'),
     createdAt: createdAt(),
     expiresAt: timestamptz('expires_at').notNull(),
     usedAt: timestamptz('used_at'),

@@ -36,6 +36,8 @@ export const kits = pgTable(
     /** Documentation pages, sanitised HTML; empty when the kit has no docs. */
     docs: jsonb('docs').$type<KitDocPage[]>().notNull(),
     position: integer('position').notNull(),
+    /** `owner/name` of the private repository buyers are invited to, if the kit has one. */
+    githubRepository: text('github_repository'),
     active: boolean('active').notNull().default(true),
     /** Set while an owner hides the kit (off the store, owners keep it); an import never clears it. */
     hiddenAt: timestamptz('hidden_at'),

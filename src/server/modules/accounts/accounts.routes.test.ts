@@ -601,7 +601,16 @@ describe('purchases', () => {
     ]);
     expect((await browser.post('/api/purchases')).json()).toEqual({
       items: [
-        { ...kits[0], listed: true, documentation: true, version: '1.1.0', released_on: '2025-08-01', updated: false },
+        {
+          ...kits[0],
+          listed: true,
+          documentation: true,
+          version: '1.1.0',
+          released_on: '2025-08-01',
+          updated: false,
+          // GitHub delivery is off here.
+          repository: null,
+        },
       ],
     });
   });

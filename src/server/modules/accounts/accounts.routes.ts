@@ -106,9 +106,10 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: TwoStepDeps, go
   };
 
   app.get('/google/redirect', async (request, reply) => {
-    const raw = (request.query as { returnPath?: unknown }).returnPath;
+    const { returnPath: raw, reauth } = request.query as { returnPath?: unknown; reauth?: unknown };
     const returnPath = ReturnPathSchema.safeParse(typeof raw === 'string' ? raw : '');
-    const start = await google.start();
+    // `reauth=1`: deleting a Google-only account asks for a fresh Google sign-in.
+    const start = await google.start({ reauth: reauth === '1' });
     const state = {
       state: start.state,
       nonce: start.nonce,

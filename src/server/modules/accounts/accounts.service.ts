@@ -353,20 +353,9 @@ export async function requireRecentSignIn(
   currentSessionToken: string | undefined,
   message: string,
 ): Promise<void> {
-  const [recent] = currentSessionToken
-    ? await db
-        .select({ userId: sessions.userId })
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.tokenHash, hashSessionToken(currentSessionToken)),
-            eq(sessions.userId, userId),
-            gt(sessions.createdAt, sql`now() - make_interval(mins => ${RECENT_SIGN_IN_MINUTES})`),
-          ),
-        )
-        .limit(1)
-    : [];
-  if (!recent) throw new AppError('forbidden', message);
+  if (!(await signedInWithin(db, userId, currentSessionToken, RECENT_SIGN_IN_MINUTES))) {
+    throw new AppError('forbidden', message);
+  }
 }
 
 /**
@@ -395,6 +384,28 @@ export async function changePassword(
   });
   deps.mailQueued();
   return MESSAGES.passwordChanged;
+}
+
+/** Whether the request's session (its token) belongs to the user and began in the last `minutes`. */
+export async function signedInWithin(
+  db: Pick<Database, 'select'>,
+  userId: number,
+  sessionToken: string | undefined,
+  minutes: number,
+): Promise<boolean> {
+  if (!sessionToken) return false;
+  const [recent] = await db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.tokenHash, hashSessionToken(sessionToken)),
+        eq(sessions.userId, userId),
+        gt(sessions.createdAt, sql`now() - make_interval(mins => ${minutes})`),
+      ),
+    )
+    .limit(1);
+  return Boolean(recent);
 }
 
 /** Deletes e-mail links that can no longer be used: used, voided or expired (housekeeping runs it). */

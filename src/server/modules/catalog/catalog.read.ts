@@ -223,8 +223,11 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     docs,
     position: meta.position,
   };
-  const contentHash = createHash('sha256').update(JSON.stringify(record)).digest('hex');
-  return { ...record, contentHash, media, release };
+  const githubRepository = meta.github_repository ?? null;
+  // The repository joins the hash only when set, so kits without one keep the hash they had before.
+  const hashed = githubRepository ? { ...record, githubRepository } : record;
+  const contentHash = createHash('sha256').update(JSON.stringify(hashed)).digest('hex');
+  return { ...record, githubRepository, contentHash, media, release };
 }
 
 /** Reads and validates every kit under `<catalogDir>/kits`; throws CatalogContentError listing all problems. */

@@ -1,4 +1,5 @@
 import { Outlet, useNavigation } from 'react-router';
+import { ConsentBanner } from '../../components/consent-banner.tsx';
 import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
 import { useRouteChangeEffects } from '../page-type.ts';
 import { Footer } from './footer.tsx';
@@ -14,6 +15,7 @@ export function RootLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <ConsentBanner />
       <TestPaymentsBanner />
       <Header />
       <main id="main" className={navigation.state === 'loading' ? 'is-loading' : undefined}>

@@ -8,6 +8,7 @@ import { setReturnPath } from '../../lib/return-path.ts';
 import { AccountSecurity } from './account-security.tsx';
 import { FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
+import { PrivacySections } from './privacy-sections.tsx';
 
 /**
  * The user panel's Profile tab: change the password. Both fields are required and must match
@@ -96,6 +97,7 @@ export function ProfileTab() {
         </button>
       </form>
       <AccountSecurity />
+      <PrivacySections />
     </div>
   );
 }
