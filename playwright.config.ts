@@ -40,7 +40,8 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node --import tsx tests/setup/e2e-stack.ts',
-    url: `${SHOP_URL}/readyz`,
+    // The owner console's shop starts last: the stack is ready when it answers.
+    url: `${OWNER_SHOP_URL}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',

@@ -57,6 +57,7 @@ import {
   salesByKit,
   salesFigures,
 } from '../orders/orders.owner.service.ts';
+import { registerDiscountRoutes } from './owner.discounts.routes.ts';
 import { activityPage, findOwner, type Owner, recordActivity } from './owner.service.ts';
 
 export type OwnerDeps = {
@@ -266,6 +267,8 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
       });
 
       scope.get('/me', async (request) => ownerOf(request));
+
+      registerDiscountRoutes(scope, { db, config, ownerOf });
 
       scope.get('/summary', async (request): Promise<OwnerSummary> => {
         const input = parseInput(SummaryQuerySchema, request.query);
