@@ -2,7 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AccountSecurity } from '../../../common/schemas/privacy.ts';
 import type { Database, Reader } from '../../db/open.ts';
-import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
+import {
+  authChallenges,
+  emailTokens,
+  knownDevices,
+  passkeys,
+  recoveryCodes,
+  sessions,
+  users,
+} from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
 import { hashSessionToken } from '../../http/session.ts';
 import { emailChangeMail, emailChangeNoticeMail, emailTakenMail } from '../../integrations/mail/account-templates.ts';
@@ -51,6 +59,19 @@ export async function accountExport(db: Database, userId: number, currentSession
   const user = await activeUser(db, userId);
   const current = currentSessionToken ? hashSessionToken(currentSessionToken) : '';
   const rows = await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(sessions.createdAt);
+  // Passkeys by name and dates only: never a credential id or public key; devices as recorded.
+  const [keys, devices] = await Promise.all([
+    db
+      .select({ name: passkeys.name, added_at: passkeys.createdAt, last_used_at: passkeys.lastUsedAt })
+      .from(passkeys)
+      .where(eq(passkeys.userId, userId))
+      .orderBy(passkeys.createdAt),
+    db
+      .select({ device: knownDevices.device, first_seen_at: knownDevices.createdAt })
+      .from(knownDevices)
+      .where(eq(knownDevices.userId, userId))
+      .orderBy(knownDevices.createdAt),
+  ]);
   return {
     profile: {
       id: user.id,
@@ -62,8 +83,14 @@ export async function accountExport(db: Database, userId: number, currentSession
     sign_in_methods: {
       password: Boolean(user.passwordHash),
       google: user.googleSub ? { linked: true } : null,
+      two_step: user.totpEnabledAt ? { turned_on_at: user.totpEnabledAt } : null,
+      passkeys: keys,
     },
+    known_devices: devices,
     sessions: rows.map((s) => ({
+      device: s.userAgent,
+      ip: s.ip,
+      signed_in_with: s.method,
       signed_in_at: s.createdAt,
       last_seen_at: s.lastSeenAt,
       expires_at: s.expiresAt,
@@ -109,6 +136,10 @@ export async function confirmAccountOwner(
 export async function eraseAccount(tx: Tx, userId: number): Promise<void> {
   await tx.delete(sessions).where(eq(sessions.userId, userId));
   await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  // Sign-in factors go too (issue 13): passkeys, recovery codes, pending challenges, known devices.
+  for (const table of [passkeys, recoveryCodes, authChallenges, knownDevices]) {
+    await tx.delete(table).where(eq(table.userId, userId));
+  }
   await tx
     .update(users)
     .set({
@@ -116,6 +147,9 @@ export async function eraseAccount(tx: Tx, userId: number): Promise<void> {
       email: `deleted-${userId}@deleted.invalid`,
       passwordHash: null,
       googleSub: null,
+      totpSecret: null,
+      totpEnabledAt: null,
+      totpLastStep: null,
       deletedAt: sql`now()`,
     })
     .where(eq(users.id, userId));
