@@ -7,6 +7,8 @@ export const ROOT_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const SHOP_URL = `http://127.0.0.1:${E2E_PORT + 1}/shop`;
 /** The owner console's specs run on a shop of their own (they hide kits, refund, grant). */
 export const OWNER_SHOP_URL = `http://127.0.0.1:${E2E_PORT + 2}`;
+/** A shop with GA_MEASUREMENT_ID set (the analytics consent bar). */
+export const ANALYTICS_SHOP_URL = `http://127.0.0.1:${E2E_PORT + 3}`;
 
 const launchOptions = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 

@@ -8,10 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { type Stack, startStack } from '../scripts/stack/stack.ts';
 import { buildIsStale } from '../scripts/start.mjs';
 import { analyseBundle, type BundleFigures } from './lib/bundle.ts';
 import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
+import { GITHUB_RUNS, measurePayToInvitation, startBenchGithub } from './lib/github.ts';
 import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
 import { busy, CONNECTIONS, DURATION_S, type LoadFigures, measureLoad, WARMUP_S } from './lib/load.ts';
 import { measureOwnerConsole, OWNERS, SEED } from './lib/owner.ts';
@@ -246,25 +248,57 @@ async function resetFloodSection(server: Server, databaseUrl: string): Promise<v
   }
 }
 
-async function webhookSection(server: Server, databaseUrl: string): Promise<void> {
-  section(`webhooks: ${ORDERS * 2} concurrent deliveries for ${ORDERS} orders (each event twice)`);
+async function webhookSection(
+  url: string,
+  databaseUrl: string,
+  where = 'PG server, one instance',
+  tag?: string,
+): Promise<void> {
+  section(`webhooks [${where}]: ${ORDERS * 2} concurrent deliveries for ${ORDERS} orders (each event twice)`);
   try {
-    const f = await measureWebhooks(server.url, databaseUrl, BENCH_SESSION_SECRET);
+    const f = await measureWebhooks(url, databaseUrl, BENCH_SESSION_SECRET, tag);
     console.log(`  statuses ${JSON.stringify(f.statuses)}, p50 ${f.p50Ms} ms`);
     rows.push({
-      figure: `${f.deliveries} concurrent webhook deliveries: result [PG server]`,
+      figure: `${f.deliveries} concurrent webhook deliveries: result [${where}]`,
       target: `${ORDERS} paid orders, ${ORDERS} entitlements, no 5xx`,
       measured: `${f.paidOrders} paid, ${f.entitlements} entitlements, ${f.fiveXx} 5xx`,
       ok: f.paidOrders === ORDERS && f.entitlements === ORDERS && f.fiveXx === 0,
     });
     rows.push({
-      figure: 'Webhook delivery p99 [PG server]',
+      figure: `Webhook delivery p99 [${where}]`,
       target: '≤ 200 ms',
       measured: `${f.p99Ms} ms (p50 ${f.p50Ms} ms)`,
       ok: f.p99Ms <= 200,
     });
   } catch (error) {
-    errorRow('Concurrent webhook deliveries', 'all paid, no 5xx, p99 ≤ 200 ms', error);
+    errorRow(`Concurrent webhook deliveries [${where}]`, 'all paid, no 5xx, p99 ≤ 200 ms', error);
+  }
+}
+
+/** The webhook burst through nginx in front of two instances (npm run stack) on a database of its own. */
+async function twoInstanceWebhookSection(catalogDir: string): Promise<void> {
+  const database = `kitshop_bench_stack_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
+  let stack: Stack | undefined;
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
+    stack = await startStack({
+      port: await freePort(),
+      instancePorts: [await freePort(), await freePort()],
+      basePath: '/',
+      databaseUrl,
+      quiet: true,
+      env: { RATE_LIMITS: 'off', SESSION_SECRET: BENCH_SESSION_SECRET, CATALOG_DIR: catalogDir },
+    });
+    await webhookSection(stack.url, databaseUrl, 'PG server, nginx + two instances', `wh2i${process.pid}`);
+  } catch (error) {
+    errorRow('Webhooks [nginx + two instances]', 'starts and serves', error);
+  } finally {
+    await stack?.stop();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+    await admin.end().catch(() => {});
   }
 }
 
@@ -283,6 +317,27 @@ async function payFlowSection(server: Server, databaseUrl: string): Promise<void
     });
   } catch (error) {
     errorRow('Pay → kit in Purchases', '≤ 2 s', error);
+  }
+}
+
+async function githubSection(
+  server: Server,
+  databaseUrl: string,
+  github: Awaited<ReturnType<typeof startBenchGithub>>['github'],
+): Promise<void> {
+  section(`GitHub delivery: from the payment webhook to the repository invitation (${GITHUB_RUNS} buyers)`);
+  try {
+    const runs = await measurePayToInvitation(server.url, databaseUrl, BENCH_SESSION_SECRET, github);
+    console.log(`  runs: ${runs.join(' ms, ')} ms`);
+    const worst = Math.max(...runs);
+    rows.push({
+      figure: `Payment → GitHub invitation (worst of ${GITHUB_RUNS}) [PG server]`,
+      target: '≤ 2.00 s',
+      measured: `${(worst / 1000).toFixed(2)} s (median ${([...runs].sort((a, b) => a - b)[Math.floor(runs.length / 2)]! / 1000).toFixed(2)} s)`,
+      ok: worst <= 2000,
+    });
+  } catch (error) {
+    errorRow('Payment → GitHub invitation', '≤ 2 s', error);
   }
 }
 
@@ -521,6 +576,8 @@ async function main(): Promise<void> {
     }
   };
   const forgetDrop = onCleanUp(dropDatabase);
+  const benchGithub = await startBenchGithub();
+  const forgetGithub = onCleanUp(() => benchGithub.github.close());
   server = undefined;
   try {
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
@@ -531,11 +588,13 @@ async function main(): Promise<void> {
     } finally {
       await admin.end();
     }
+    // GitHub delivery on (against a local stand-in), so the payment-to-invitation time is measured too.
     server = await startServer(ROOT, 'server [PG server]', {
       entry: 'dist/node/server/main.js',
       dataDir: makeTempDir('kitshop-bench-data-'),
       catalogDir: catalog.dir,
       databaseUrl: `postgres://postgres@127.0.0.1:5432/${database}`,
+      env: benchGithub.env,
     });
     const kits = await postJson<KitSummary[]>(`${server.url}/api/products`);
     if (kits.length === 0) throw new Error('the catalog is empty');
@@ -543,8 +602,9 @@ async function main(): Promise<void> {
     await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
     await signInSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await resetFloodSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
-    await webhookSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
+    await webhookSection(server.url, `postgres://postgres@127.0.0.1:5432/${database}`);
     await payFlowSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
+    await githubSection(server, `postgres://postgres@127.0.0.1:5432/${database}`, benchGithub.github);
     await downloadSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
     await ownerSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
   } catch (error) {
@@ -560,7 +620,10 @@ async function main(): Promise<void> {
       console.warn(`bench: could not drop database ${database}: ${(error as Error).message}`);
     }
     forgetDrop();
+    await benchGithub.github.close();
+    forgetGithub();
   }
+  await twoInstanceWebhookSection(catalog.dir);
   await stopChild(hello);
   checkDistUnchanged('after the load runs and Lighthouse');
 

@@ -11,6 +11,8 @@ export function serverEnv(options: {
   dataDir: string;
   catalogDir: string;
   databaseUrl?: string;
+  /** Settings of a feature under measure (GITHUB_* pointing at a local stand-in). */
+  env?: Record<string, string>;
 }): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of ['DATABASE_URL', 'PAYMENT_PROVIDER', 'NODE_ENV', 'BASE_PATH', 'PUBLIC_URL', 'GA_MEASUREMENT_ID']) {
@@ -28,6 +30,7 @@ export function serverEnv(options: {
     // Known, so the bench can sign sandbox webhook events the way the server expects them.
     SESSION_SECRET: BENCH_SESSION_SECRET,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
   };
 }
 
@@ -35,7 +38,14 @@ export function serverEnv(options: {
 export async function startServer(
   root: string,
   name: string,
-  options: { entry: string; dataDir: string; catalogDir: string; databaseUrl?: string; timeoutMs?: number },
+  options: {
+    entry: string;
+    dataDir: string;
+    catalogDir: string;
+    databaseUrl?: string;
+    timeoutMs?: number;
+    env?: Record<string, string>;
+  },
 ): Promise<Server> {
   const port = await freePort();
   const child = startChild(name, process.execPath, [path.join(root, options.entry)], {

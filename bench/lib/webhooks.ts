@@ -50,6 +50,44 @@ const percentile = (values: number[], p: number) => {
 };
 
 /**
+ * `count` pending orders of as many new buyers (emails `{tag}-N@example.com`, orders `ord_{tag}_N`),
+ * each with its `transaction.completed` event, signed the way the sandbox (and Paddle) signs it
+ * when `sign()` is called (the signature's timestamp must be within 5 s of the server clock).
+ */
+export async function pendingOrderEvents(db: pg.Client | pg.Pool, sessionSecret: string, tag: string, count: number) {
+  const { rows: kits } = await db.query(
+    'SELECT id, price_cents, paddle_price_id FROM kits WHERE active ORDER BY position LIMIT 1',
+  );
+  const kit = kits[0];
+  const { rows: users } = await db.query(
+    `INSERT INTO users (name, email, email_verified_at)
+     SELECT 'Webhook buyer ' || n, '${tag}-' || n || '@example.com', now() FROM generate_series(1, ${count}) n RETURNING id`,
+  );
+  const secret = sandboxWebhookSecret(sessionSecret);
+  const events: { publicId: string; body: string; sign: () => string }[] = [];
+  for (const [i, user] of users.entries()) {
+    const publicId = `ord_${tag}_${i}`;
+    const { rows } = await db.query(
+      `INSERT INTO orders (public_id, user_id, total_cents, items_key) VALUES ($1, $2, $3, $4) RETURNING id`,
+      [publicId, user.id, kit.price_cents, String(kit.id)],
+    );
+    await db.query(
+      `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $3, $4)`,
+      [rows[0].id, kit.id, kit.price_cents, kit.paddle_price_id],
+    );
+    const body = JSON.stringify(
+      sandboxTransactionCompleted({
+        publicId,
+        userId: user.id,
+        items: [{ kitId: kit.id, paddlePriceId: kit.paddle_price_id, priceCents: kit.price_cents }],
+      }),
+    );
+    events.push({ publicId, body, sign: () => signPaddleBody(body, secret) });
+  }
+  return events;
+}
+
+/**
  * 100 pending orders of 100 buyers, then each order's `transaction.completed` delivered twice,
  * all 200 at once, signed the way the sandbox (and Paddle) signs them.
  */
@@ -57,49 +95,20 @@ export async function measureWebhooks(
   baseUrl: string,
   databaseUrl: string,
   sessionSecret: string,
+  /** Names this run's buyers and orders apart from another run's on the same database. */
+  tag = `wh${process.pid}`,
 ): Promise<WebhookFigures> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const tag = `wh${process.pid}`;
-    const { rows: kits } = await db.query(
-      'SELECT id, price_cents, paddle_price_id FROM kits WHERE active ORDER BY position LIMIT 1',
-    );
-    const kit = kits[0];
-    const { rows: users } = await db.query(
-      `INSERT INTO users (name, email, email_verified_at)
-       SELECT 'Webhook buyer ' || n, '${tag}-' || n || '@example.com', now() FROM generate_series(1, ${ORDERS}) n RETURNING id`,
-    );
-    const orders: { publicId: string; userId: number }[] = [];
-    for (const [i, user] of users.entries()) {
-      const publicId = `ord_${tag}_${i}`;
-      const { rows } = await db.query(
-        `INSERT INTO orders (public_id, user_id, total_cents, items_key) VALUES ($1, $2, $3, $4) RETURNING id`,
-        [publicId, user.id, kit.price_cents, String(kit.id)],
-      );
-      await db.query(
-        `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $3, $4)`,
-        [rows[0].id, kit.id, kit.price_cents, kit.paddle_price_id],
-      );
-      orders.push({ publicId, userId: user.id });
-    }
-    const secret = sandboxWebhookSecret(sessionSecret);
-    const bodies = orders.map((o) =>
-      JSON.stringify(
-        sandboxTransactionCompleted({
-          publicId: o.publicId,
-          userId: o.userId,
-          items: [{ kitId: kit.id, paddlePriceId: kit.paddle_price_id, priceCents: kit.price_cents }],
-        }),
-      ),
-    );
+    const bodies = await pendingOrderEvents(db, sessionSecret, tag, ORDERS);
     const deliveries = [...bodies, ...bodies];
     const latencies: number[] = [];
     const statuses: Record<string, number> = {};
     await Promise.all(
-      deliveries.map(async (body) => {
+      deliveries.map(async ({ body, sign }) => {
         const started = performance.now();
-        const status = await deliver(`${baseUrl}/api/webhooks/paddle`, body, signPaddleBody(body, secret));
+        const status = await deliver(`${baseUrl}/api/webhooks/paddle`, body, sign());
         latencies.push(performance.now() - started);
         statuses[status] = (statuses[status] ?? 0) + 1;
       }),

@@ -55,3 +55,18 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 /** The spec's message when a new password and its confirmation differ (forms and server). */
 export const PASSWORDS_NOT_MATCHING = 'Passwords are not matching.';
+
+/** How long a visitor's analytics choice (Accept or Reject Analytics) is remembered. */
+export const ANALYTICS_CONSENT_MONTHS = 6;
+/** The browser storage key of that choice: `{"choice":"granted"|"denied","at":<ms>}`. */
+export const ANALYTICS_CONSENT_KEY = 'analyticsConsent';
+
+/**
+ * How long the shop keeps personal data: the scheduled housekeeping deletes by these numbers and
+ * the privacy policy states them (messages: MESSAGE_RETENTION_DAYS, this being its default).
+ */
+export const RETENTION_DAYS = {
+  contactMessages: 730,
+  downloadLogsAndIps: 180,
+  unverifiedAccounts: 30,
+} as const;

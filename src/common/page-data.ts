@@ -11,7 +11,13 @@ export type InitialUser = { id?: number; name?: string; owner?: boolean };
 export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
 
 /** The cookies' names over plain http; on https the server prefixes them (`__Host-`). */
-export const COOKIE_NAMES = { session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' } as const;
+export const COOKIE_NAMES = {
+  session: 'kitshop_session',
+  csrf: 'kitshop_csrf',
+  oidc: 'kitshop_oidc',
+  /** A password (or Google) sign-in waiting for its two-step code: 10 minutes, no session yet. */
+  signIn: 'kitshop_signin',
+} as const;
 
 export type CookieNames = Record<keyof typeof COOKIE_NAMES, string>;
 
@@ -31,6 +37,8 @@ export type ClientConfig = {
   payment: PaymentConfig;
   /** A production shop on the sandbox provider: every page says that payments are not real. */
   testPayments: boolean;
+  /** How many days contact messages are kept (MESSAGE_RETENTION_DAYS), for the privacy policy. */
+  messageRetentionDays: number;
   /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
   cookies: CookieNames;
 };

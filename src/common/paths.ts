@@ -16,6 +16,7 @@ const SCREENS = {
   '/forgot-password': 'private',
   '/reset-password': 'private',
   '/email/verify': 'private',
+  '/email/change': 'private',
   '/exit': 'private',
   '/user-panel': 'private',
   '/user-panel/item/:sefId': 'private',

@@ -18,6 +18,7 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/forgot-password': 'Forgot Password — Kitshop',
   '/reset-password': 'Reset Password — Kitshop',
   '/email/verify': 'Verify Email — Kitshop',
+  '/email/change': 'Confirm New Email — Kitshop',
   '/exit': 'Signing Out — Kitshop',
   '/user-panel': 'User Panel — Kitshop',
   '/about': 'About — Kitshop',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -11,21 +12,26 @@ import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
+import type { GithubOAuth, GithubRepositories } from './integrations/github/github.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
+import { createMetrics, registerMetrics } from './metrics.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
+import { registerGithubRoutes } from './modules/github/github.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
 import { findOwner, ownerAddresses } from './modules/owner/owner.service.ts';
+import { registerPrivacyRoutes } from './modules/privacy/privacy.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -43,6 +49,8 @@ export type AppDeps = {
   posts?: BlogPost[];
   /** Google sign-in, when configured. */
   google?: GoogleSignIn;
+  /** Private-repository delivery, when configured (GITHUB_*): the OAuth flow, the client, the worker's nudge. */
+  github?: { oauth: GithubOAuth; repositories: GithubRepositories; jobsQueued: () => void };
   dev?: boolean;
   logger?: FastifyBaseLogger;
   /** Lets development mount Vite's middleware before routes. */
@@ -50,6 +58,21 @@ export type AppDeps = {
 };
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A request id a proxy may pass on (nginx's $request_id): short, and nothing a log line could be forged with. */
+const FORWARDED_REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+/**
+ * Each request's id: the trusted proxy's `X-Request-Id` when it sends one (so its access log and
+ * ours name the same request), a random UUID otherwise. Every log line of the request carries it
+ * (`reqId`) and the answer sends it back as `X-Request-Id`.
+ */
+export function requestIdFrom(trustProxy: boolean) {
+  return (request: { headers: Record<string, string | string[] | undefined> }) => {
+    const given = request.headers['x-request-id'];
+    return trustProxy && typeof given === 'string' && FORWARDED_REQUEST_ID.test(given) ? given : randomUUID();
+  };
+}
 
 /** Plugins, then feature modules, then one error handler. Tests call it and use app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -59,6 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
+    requestIdHeader: false,
+    genReqId: requestIdFrom(Boolean(config.trustProxy)),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -71,6 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.server.maxConnections = limits.maxConnections;
 
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   registerErrorHandler(app);
   registerBodyParsers(app);
   registerFormParser(app);
@@ -86,8 +114,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSession(app, db, config);
   if (deps.beforeRoutes) await deps.beforeRoutes(app);
 
+  let countPaymentEvent: ((outcome: string) => void) | undefined;
   await app.register(
     async (scope) => {
+      if (config.metricsToken) {
+        const metrics = createMetrics({ db, pool: db.$client, catalogLookups: catalog.lookups });
+        registerMetrics(app, scope, metrics, config.metricsToken);
+        countPaymentEvent = metrics.countPaymentEvent;
+      }
       scope.get('/healthz', { config: { csrf: false } }, async () => ({ status: 'ok' }));
       scope.get('/readyz', async (_request, reply) => {
         try {
@@ -142,10 +176,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         limiter: createRateLimiter(db, config.rateLimits),
         mailQueued: deps.mailQueued ?? (() => {}),
+        sessionSecret: deps.cookieSecret,
       };
       const posts = deps.posts ?? [];
       registerAccountRoutes(scope, forms);
+      registerSecurityRoutes(scope, forms);
       registerMessageRoutes(scope, forms);
+      registerPrivacyRoutes(scope, forms);
       registerHtmlPageAssets(scope);
       // The single-page app's shell (every screen's route); the blog's pages are served in it too.
       const shell = registerPageShell(scope, {
@@ -159,15 +196,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
-      registerLibraryRoutes(scope, { db, storage });
+      registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });
+      if (deps.github && config.github) registerGithubRoutes(scope, { db, config, ...deps.github });
       const payments = {
         db,
         config,
         catalog,
         mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
         saleRecipients: (tx: Reader) => ownerAddresses(tx, config),
+        countPaymentEvent,
       };
       registerOrderRoutes(scope, payments);
       // The sandbox pays and refunds through the very same webhook route a real payment uses.
@@ -184,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         catalog,
         mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
         sandboxWebhook:
           config.paymentProvider === 'sandbox'
             ? { secret: payments.webhookSecret, deliver: deliverWebhook }

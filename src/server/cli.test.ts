@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,4 +87,33 @@ describe('owner commands while the store runs on the embedded database', () => {
     ]);
     expect(failed.stderr).not.toContain('kitshop:x');
   });
+});
+
+describe('npm run backup and npm run restore on the embedded database', () => {
+  it('backs up the running store and restores it into an empty DATA_DIR: rows, files and session secret', async () => {
+    const archive = path.join(dataDir, 'files/private/archives/alpha/alpha-1.0.0.zip');
+    mkdirSync(path.dirname(archive), { recursive: true });
+    writeFileSync(archive, 'the archive bytes');
+    writeFileSync(path.join(dataDir, 'session-secret'), 'generated-secret-of-the-store\n');
+    const file = path.join(dataDir, 'shop.backup');
+    const backup = await ownerCommand({ DATA_DIR: dataDir }, 'backup', file);
+    expect(backup).toMatchObject({ code: 0, stderr: '' });
+    expect(backup.stdout).toMatch(/^Backed up to .*shop\.backup: \d+ rows in \d+ tables, 1 files/);
+
+    const restoredDir = path.join(dataDir, 'restored');
+    const restore = await ownerCommand({ DATA_DIR: restoredDir }, 'restore', file);
+    expect(restore.stderr + restore.stdout).not.toContain('rror');
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toMatch(/^Restored from .*: \d+ rows in \d+ tables, 1 files/);
+    expect(readFileSync(path.join(restoredDir, 'files/private/archives/alpha/alpha-1.0.0.zip'), 'utf8')).toBe(
+      'the archive bytes',
+    );
+    expect(readFileSync(path.join(restoredDir, 'session-secret'), 'utf8')).toBe('generated-secret-of-the-store\n');
+    const exported = await ownerCommand({ DATA_DIR: restoredDir }, 'subscribers', 'export');
+    expect(exported.stdout).toContain('reader@example.com,2025-09-01T10:00:00.000Z');
+    // Restoring again into the filled DATA_DIR is refused, in one line.
+    const again = await ownerCommand({ DATA_DIR: restoredDir }, 'restore', file);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe('The database is not empty: restore into a new DATA_DIR or an empty database.');
+  }, 60_000);
 });

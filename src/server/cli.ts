@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type pg from 'pg';
+import { BackupError, restoreBackup, writeBackup } from './backup.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { connectRunningEmbeddedPostgres, type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
@@ -24,6 +26,8 @@ const USAGE = `Usage:
   npm run owner -- list             the owners (these and OWNER_EMAILS)
   npm run seed -- --customers 50000 --orders 100000
                                     demo customers and 18 months of sales (a demo database only)
+  npm run backup -- FILE            a consistent backup of the database and the stored files, while the store runs
+  npm run restore -- FILE           restores a backup into an empty DATA_DIR (or empty database and bucket)
 ${DISCOUNTS_USAGE}`;
 
 /** A visitor's text for the terminal: one line, no control characters (no escape sequences). */
@@ -46,7 +50,10 @@ const firstLine = (error: unknown) =>
  * `npm start` holds that cluster (PostgreSQL allows one server per folder), so the commands join
  * it; otherwise they start it for their own run. Migrated before use, like the server does.
  */
-async function openOwnerDatabase(config: Config): Promise<{ pool: pg.Pool; embedded?: EmbeddedDatabase }> {
+async function openOwnerDatabase(
+  config: Config,
+  options: { migrate: boolean } = { migrate: true },
+): Promise<{ pool: pg.Pool; embedded?: EmbeddedDatabase }> {
   let embedded: EmbeddedDatabase | undefined;
   let pool: pg.Pool | undefined;
   try {
@@ -56,7 +63,8 @@ async function openOwnerDatabase(config: Config): Promise<{ pool: pg.Pool; embed
         (await startEmbeddedPostgres(config.dataDir, { info: (m) => console.error(m), error: () => {} }));
     }
     pool = openPool(config.databaseUrl ?? embedded!.url, { log: { warn: () => {} }, max: 2 });
-    await migrateDatabase(pool);
+    if (options.migrate) await migrateDatabase(pool);
+    else await pool.query('SELECT 1');
     return { pool, embedded };
   } catch (error) {
     await pool?.end().catch(() => {});
@@ -91,15 +99,17 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
     (command === 'owner' &&
       (sub === 'list' || ((sub === 'add' || sub === 'remove') && /^[^\s@]+@[^\s@]+$/.test(arg ?? '')))) ||
     (command === 'subscribers' && sub === 'export' && process.argv.length <= 5) ||
-    (command === 'messages' && sub === 'list');
+    (command === 'messages' && sub === 'list') ||
+    ((command === 'backup' || command === 'restore') && Boolean(sub) && process.argv.length === 4);
   if (!known) {
     console.error(USAGE);
     return 64;
   }
   const config = loadConfig();
-  const { pool, embedded } = await openOwnerDatabase(config);
+  const { pool, embedded } = await openOwnerDatabase(config, { migrate: command !== 'restore' });
   try {
     const db = openDatabase(pool);
+    if (command === 'backup' || command === 'restore') return await backupCommand(command, config, pool, sub!);
     if (discounts) return await runDiscounts(db, config, discounts);
     if (command === 'subscribers') {
       const csv = await subscriberCsvLines(db);
@@ -161,11 +171,43 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
   }
 }
 
+/** `npm run backup -- FILE`, `npm run restore -- FILE`: the session secret goes along when it was generated. */
+async function backupCommand(command: 'backup' | 'restore', config: Config, pool: pg.Pool, file: string) {
+  const storage = await openStorage(config);
+  const secretFile = path.join(config.dataDir, 'session-secret');
+  const started = Date.now();
+  const summary =
+    command === 'backup'
+      ? await writeBackup(pool, storage, file, {
+          sessionSecret: config.sessionSecret
+            ? undefined
+            : (await fs.readFile(secretFile, 'utf8').catch(() => '')).trim() || undefined,
+        })
+      : await restoreBackup(pool, storage, file, {
+          writeSessionSecret: async (secret) => {
+            if (config.sessionSecret) return;
+            await fs.mkdir(config.dataDir, { recursive: true });
+            await fs.writeFile(secretFile, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch((error) => {
+              if (error.code !== 'EEXIST') throw error;
+            });
+          },
+        });
+  const rows = Object.values(summary.tables).reduce((a, b) => a + b, 0);
+  console.log(
+    `${command === 'backup' ? 'Backed up to' : 'Restored from'} ${file}: ${rows} rows in ${Object.keys(summary.tables).length} tables, ` +
+      `${summary.objects} files (${(summary.bytes / 1024 / 1024).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return 0;
+}
+
 main(process.argv[2], process.argv[3], process.argv[4]).then(
   (code) => process.exit(code),
   (error) => {
     console.error(
-      error instanceof CatalogContentError || error instanceof ConfigError || error instanceof DatabaseUnavailable
+      error instanceof CatalogContentError ||
+        error instanceof ConfigError ||
+        error instanceof DatabaseUnavailable ||
+        error instanceof BackupError
         ? error.message
         : error,
     );

@@ -71,4 +71,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ S3_BUCKET: 'b' })).toThrow(/S3_ENDPOINT/);
     expect(() => loadConfig({ S3_ENDPOINT: 's3.example.com' })).toThrow(/S3_ENDPOINT/);
   });
+
+  it('turns GitHub delivery on only with the token and the OAuth app, all three or none', () => {
+    expect(loadConfig({}).github).toBeUndefined();
+    expect(() => loadConfig({ GITHUB_TOKEN: 't' })).toThrow(/GITHUB_TOKEN, GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET/);
+    expect(() => loadConfig({ GITHUB_API_URL: 'not a url' })).toThrow(/GITHUB_API_URL/);
+    const all = { GITHUB_TOKEN: 't', GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 's' };
+    expect(loadConfig({ ...all, GITHUB_API_URL: 'http://127.0.0.1:9/api/' }).github).toEqual({
+      token: 't',
+      clientId: 'id',
+      clientSecret: 's',
+      apiUrl: 'http://127.0.0.1:9/api',
+      webUrl: 'https://github.com',
+    });
+    expect(() =>
+      loadConfig({
+        ...all,
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://shop.example.com',
+        SESSION_SECRET: 'x'.repeat(32),
+        PAYMENT_PROVIDER: 'sandbox',
+        GITHUB_WEB_URL: 'http://github.example.com',
+      }),
+    ).toThrow(/GITHUB_WEB_URL: must be https/);
+  });
 });

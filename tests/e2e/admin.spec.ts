@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import type pg from 'pg';
 import { OWNER_SHOP_URL, ROOT_URL } from '../../playwright.config.ts';
-import { createAccount, expect, loadCatalog, readEmail, test } from './fixtures.ts';
+import {
+  createAccount,
+  expect,
+  loadCatalog,
+  payAtSandboxCheckout,
+  readEmail,
+  signInThroughForm,
+  test,
+} from './fixtures.ts';
 
 /**
  * The owner console (issue 11) at 390 and 1440 px. These specs hide kits, refund and grant, so they
@@ -21,14 +29,6 @@ async function ownerAccount(db: pg.Pool): Promise<Account> {
   return owner;
 }
 
-async function signInThroughForm(page: Page, account: Account) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-}
-
 /** The header's user menu (inside the slide-in menu below 992 px) holds Admin for an owner. */
 async function openUserMenu(page: Page, name: string) {
   const header = page.locator('header');
@@ -44,17 +44,10 @@ async function paidBuyer(browser: Browser, db: pg.Pool, kits: Kit[], viewport: {
   const context = await browser.newContext({ baseURL: `${OWNER_SHOP_URL}/`, viewport });
   const page = await context.newPage();
   await signInThroughForm(page, buyer);
-  const items = Object.fromEntries(kits.map((k) => [k.id, k.id]));
-  await page.evaluate((cart) => window.localStorage.setItem('cart', JSON.stringify(cart)), {
-    count: kits.length,
-    items,
-  });
-  await page.goto('/checkout');
-  await page.getByRole('button', { name: 'Make Payment' }).click();
-  const frame = page.frameLocator('iframe[title="Payment"]');
-  await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await frame.getByRole('button', { name: 'Pay' }).click();
-  await expect(page).toHaveURL(/\/checkout\?status=success$/);
+  await payAtSandboxCheckout(
+    page,
+    kits.map((k) => k.id),
+  );
   return { buyer, page, context };
 }
 

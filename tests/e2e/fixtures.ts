@@ -19,8 +19,8 @@ const state = (): State => JSON.parse(readFileSync(new URL('../../.tmp/e2e-state
 type Fixtures = {
   /** Console errors that this test expects (anything else fails it). */
   allowedConsoleErrors: RegExp[];
-  /** Which shop's database `db` opens: the root shop's, or the owner console specs' own. */
-  database: 'root' | 'owner';
+  /** Which shop's database `db` opens: the root shop's, the /shop one's (on localhost: passkeys), or the owner console specs' own. */
+  database: 'root' | 'shop' | 'owner';
   db: pg.Pool;
   /** Signs the browser in as a new user (a session row and its cookie), removed after the test. */
   signIn: (name: string) => Promise<{ id: number; name: string }>;
@@ -42,7 +42,8 @@ export const test = base.extend<Fixtures>({
     if (testInfo.status === testInfo.expectedStatus) expect(errors, 'console errors').toEqual([]);
   },
   db: async ({ database }, use) => {
-    const url = database === 'owner' ? state().ownerDatabaseUrl : state().rootDatabaseUrl;
+    const urls = { root: state().rootDatabaseUrl, shop: state().shopDatabaseUrl, owner: state().ownerDatabaseUrl };
+    const url = urls[database];
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     await use(pool);
     await pool.end();
@@ -88,6 +89,21 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** Puts kits in the cart of a page already on the shop and pays for them at the sandbox checkout. */
+export async function payAtSandboxCheckout(page: Page, kitIds: number[]) {
+  const items = Object.fromEntries(kitIds.map((id) => [id, id]));
+  await page.evaluate((cart) => window.localStorage.setItem('cart', JSON.stringify(cart)), {
+    count: kitIds.length,
+    items,
+  });
+  await page.goto('/checkout');
+  await page.getByRole('button', { name: 'Make Payment' }).click();
+  const frame = page.frameLocator('iframe[title="Payment"]');
+  await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await frame.getByRole('button', { name: 'Pay' }).click();
+  await expect(page).toHaveURL(/\/checkout\?status=success$/);
+}
 
 /** The local cart as the page keeps it. */
 export const readCart = (page: Page) =>
@@ -151,7 +167,10 @@ export async function readEmail(to: string, options: { subject?: RegExp; timeout
   const { mailDir } = state();
   const deadline = Date.now() + (options.timeout ?? 15_000);
   for (;;) {
-    const files = readdirSync(mailDir).sort().reverse();
+    const files = readdirSync(mailDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .reverse();
     for (const file of files) {
       const mail = JSON.parse(readFileSync(path.join(mailDir, file), 'utf8')) as ReceivedMail;
       if (!mail.to.includes(to.toLowerCase()) && !mail.to.includes(to)) continue;
@@ -168,6 +187,15 @@ export async function readEmail(to: string, options: { subject?: RegExp; timeout
     if (Date.now() > deadline) throw new Error(`no mail to ${to} arrived`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Signs in through the sign-in form, as a person would, and waits until the form has let go. */
+export async function signInThroughForm(page: Page, account: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
 }
 
 /** The claims the stand-in Google issuer puts in the next tokens it signs. */

@@ -1,23 +1,32 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OAuth2Server } from 'oauth2-mock-server';
 import pg from 'pg';
+import { type Stack, startStack } from '../../scripts/stack/stack.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { startGithubStandIn } from './github-stand-in.ts';
 import { startSmtpServer } from './smtp.ts';
 
 /**
  * The end-to-end stack: one embedded PostgreSQL, and the built server twice on it (own database
  * and data folder each): at the root and under BASE_PATH=/shop. The database address goes to
  * .tmp/e2e-state.json so fixtures can create users and sessions the way the app stores them.
+ * With E2E_STACK=nginx, the shop at / and the shop under /shop are each nginx in front of two
+ * instances (scripts/stack/stack.ts) on that database and an S3 bucket, TRUST_PROXY set: the suite
+ * then runs through the proxy, its requests alternating between the instances. Their own ports
+ * start at E2E_STACK_PORT (default E2E_PORT + 10).
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 4310);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-e2e-'));
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
 const children: ChildProcess[] = [];
+const stacks: Stack[] = [];
+const throughNginx = process.env.E2E_STACK === 'nginx';
+const instancePort = Number(process.env.E2E_STACK_PORT ?? port + 10);
 
 // The servers connect as the app role (owner of both databases, no superuser), as in production.
 const database = await startEmbeddedPostgres(
@@ -32,8 +41,9 @@ const admin = new pg.Client({ connectionString: database.adminUrl });
 await admin.connect();
 await admin.query('CREATE DATABASE kitshop_e2e_shop OWNER kitshop');
 await admin.query('CREATE DATABASE kitshop_e2e_owner OWNER kitshop');
+await admin.query('CREATE DATABASE kitshop_e2e_analytics OWNER kitshop');
 const urls: Record<string, string> = {};
-for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner']) {
+for (const name of ['kitshop_e2e', 'kitshop_e2e_shop', 'kitshop_e2e_owner', 'kitshop_e2e_analytics']) {
   const url = new URL(database.url);
   url.pathname = `/${name}`;
   urls[name] = url.toString();
@@ -45,8 +55,12 @@ rmSync(mailDir, { recursive: true, force: true });
 mkdirSync(mailDir, { recursive: true });
 let mailCount = 0;
 const smtp = await startSmtpServer({
-  onMail: (mail) =>
-    writeFileSync(path.join(mailDir, `${String(++mailCount).padStart(5, '0')}.json`), JSON.stringify(mail)),
+  // Written under another name and renamed, so a spec polling the folder never reads half a mail.
+  onMail: (mail) => {
+    const file = path.join(mailDir, `${String(++mailCount).padStart(5, '0')}.json`);
+    writeFileSync(`${file}.part`, JSON.stringify(mail));
+    renameSync(`${file}.part`, file);
+  },
 });
 
 // A real OpenID Connect issuer standing in for Google; the claims of the next sign-in come from
@@ -61,6 +75,14 @@ oidc.service.on('beforeTokenSigning', (token) => {
   } catch {}
 });
 
+// A GitHub stand-in (REST and OAuth) for the root shop's private-repository delivery; specs drive it
+// over HTTP (githubUrl/_stand-in/...).
+const githubSettings = { token: 'ghp_e2e_token', clientId: 'Iv1.kitshop-e2e', clientSecret: 'kitshop-e2e-github' };
+const github = await startGithubStandIn({
+  ...githubSettings,
+  repositories: ['kitshop-dev/nextjs-saas-starter', 'kitshop-dev/laravel-vue-crm'],
+});
+
 writeFileSync(
   path.join(root, '.tmp/e2e-state.json'),
   JSON.stringify({
@@ -69,8 +91,36 @@ writeFileSync(
     ownerDatabaseUrl: urls.kitshop_e2e_owner,
     mailDir,
     claimsFile,
+    githubUrl: github.url,
   }),
 );
+
+/** The shop at `appPort`: one server, or (E2E_STACK=nginx) nginx in front of two. */
+async function startShop(
+  name: string,
+  appPort: number,
+  basePath: string,
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+) {
+  if (!throughNginx) return startApp(name, appPort, basePath, databaseUrl, extraEnv);
+  const first = instancePort + stacks.length * 2;
+  stacks.push(
+    await startStack({
+      port: appPort,
+      instancePorts: [first, first + 1],
+      basePath,
+      databaseUrl,
+      // As a lone server would default it: its own port on localhost.
+      publicUrl: extraEnv.PUBLIC_URL ?? `http://localhost:${appPort}${basePath === '/' ? '' : basePath}`,
+      env: {
+        CATALOG_DIR: process.env.E2E_CATALOG_DIR ?? path.join(root, 'content'),
+        SUPPORT_EMAIL: 'support@kitshop.dev',
+        ...extraEnv,
+      },
+    }),
+  );
+}
 
 async function startApp(
   name: string,
@@ -112,9 +162,11 @@ async function startApp(
 const stop = async () => {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  await Promise.all(stacks.map((s) => s.stop()));
   await database.stop();
   await smtp.stop();
   await oidc.stop();
+  await github.close();
   rmSync(tmp, { recursive: true, force: true });
   process.exit(0);
 };
@@ -122,14 +174,25 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 try {
-  await startApp('root', port, '/', urls.kitshop_e2e!, {
+  await startShop('root', port, '/', urls.kitshop_e2e!, {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     SMTP_URL: smtp.url,
     GOOGLE_CLIENT_ID: 'kitshop-e2e',
     GOOGLE_CLIENT_SECRET: 'kitshop-e2e-secret',
     GOOGLE_ISSUER: oidc.issuer.url!,
+    GITHUB_TOKEN: githubSettings.token,
+    GITHUB_CLIENT_ID: githubSettings.clientId,
+    GITHUB_CLIENT_SECRET: githubSettings.clientSecret,
+    GITHUB_API_URL: github.apiUrl,
+    GITHUB_WEB_URL: github.webUrl,
   });
-  await startApp('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
+  // Analytics configured (GA_MEASUREMENT_ID): the consent bar's spec, on a database of its own (a shared
+  // one would share the mail outbox too); started before the /shop server, whose readiness Playwright waits for.
+  await startApp('analytics', port + 3, '/', urls.kitshop_e2e_analytics!, {
+    PUBLIC_URL: `http://127.0.0.1:${port + 3}`,
+    GA_MEASUREMENT_ID: 'G-E2ETEST123',
+  });
+  await startShop('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
   // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.
   await startApp('owner', port + 2, '/', urls.kitshop_e2e_owner!, {
     PUBLIC_URL: `http://127.0.0.1:${port + 2}`,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
+import { type AppDeps, buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
 import { type Database, openDatabase, openPool } from '../../src/server/db/open.ts';
 import type { Mailer, OutgoingMail } from '../../src/server/integrations/mail/mailer.ts';
@@ -93,6 +93,8 @@ export async function createTestApp(
     catalogDir?: string;
     routes?: (app: FastifyInstance) => void;
     google?: GoogleSignIn;
+    /** Private-repository delivery (with GITHUB_* in env). */
+    github?: AppDeps['github'];
     /** The app's logger (default: none), e.g. createLogger's into a captured stream. */
     logger?: FastifyBaseLogger;
     /** Settings no environment variable reaches (socket timeouts, for example). */
@@ -114,6 +116,7 @@ export async function createTestApp(
     template: () => TEST_TEMPLATE,
     cookieSecret: 'test-secret-test-secret-test-secret',
     google: options.google,
+    github: options.github,
     logger: options.logger,
     posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });

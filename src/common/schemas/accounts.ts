@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORDS_NOT_MATCHING } from '../constants.ts';
 import { EmailField as email, NameField } from './fields.ts';
+import { PurchaseRepositorySchema } from './github.ts';
 
 export { PASSWORD_MAX, PASSWORD_MIN };
 
@@ -95,11 +96,19 @@ export const PurchaseItemSchema = z.object({
   released_on: z.string().nullable(),
   /** A newer version came out since the user's last download of this kit. */
   updated: z.boolean(),
+  /** The kit's private GitHub repository and the buyer's access to it; null without one (or GitHub delivery off). */
+  repository: PurchaseRepositorySchema.nullable(),
 });
 /** `POST /api/purchases`. */
 export const PurchasesResponseSchema = z.object({ items: z.array(PurchaseItemSchema) });
 /** `POST /api/item/{sefid}` with `{details: true}`: the purchased kit's title, spot and setup guide (sanitised HTML). */
-export const ItemDetailSchema = z.object({ title: z.string(), spot: z.string(), setup: z.string() });
+export const ItemDetailSchema = z.object({
+  title: z.string(),
+  spot: z.string(),
+  setup: z.string(),
+  /** Present when GitHub delivery is on: the kit's repository and the buyer's access, or null. */
+  repository: PurchaseRepositorySchema.nullable().optional(),
+});
 
 export type AccountUser = z.output<typeof AccountUserSchema>;
 export type MessageResponse = z.output<typeof MessageResponseSchema>;

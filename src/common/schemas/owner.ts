@@ -84,6 +84,8 @@ export type OwnerCustomerDetail = OwnerCustomer & {
   downloads: { kit_id: number; version: string; at: string }[];
   /** The customer's orders, newest first (at most 100). */
   order_list: { id: string; status: string; created_at: string; total: number }[];
+  /** GitHub repository grants and revokes that failed for good (newest first), with GitHub's answer. */
+  repository_failures: { action: string; repository: string; login: string; error: string; at: string }[];
 };
 export type OwnerKit = {
   id: number;

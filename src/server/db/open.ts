@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -31,15 +34,46 @@ export function openDatabase(pool: pg.Pool): Database {
   return drizzle({ client: pool, schema }) as Database;
 }
 
-/** Applies committed migrations under a PostgreSQL advisory lock, so many instances can start at once. */
-export async function migrateDatabase(pool: pg.Pool): Promise<void> {
+/** The committed migrations, oldest first: `when` is what drizzle records as a migration's `created_at`. */
+export function migrationJournal(): { tag: string; when: number }[] {
+  return JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8')).entries;
+}
+
+/**
+ * Applies committed migrations under a PostgreSQL advisory lock, so many instances can start at once.
+ * `upTo`: only the first that many (a restore loads a backup into the schema it was made with).
+ */
+export async function migrateDatabase(pool: pg.Pool, options: { upTo?: number } = {}): Promise<void> {
+  let folder = MIGRATIONS;
+  if (options.upTo !== undefined) {
+    folder = mkdtempSync(path.join(os.tmpdir(), 'kitshop-migrations-'));
+    cpSync(MIGRATIONS, folder, { recursive: true });
+    const journal = JSON.parse(readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8'));
+    journal.entries = journal.entries.slice(0, options.upTo);
+    writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
+  }
+  try {
+    await withAdvisoryLock(pool, MIGRATION_LOCK, (client) =>
+      migrate(drizzle({ client }), { migrationsFolder: folder }),
+    );
+  } finally {
+    if (folder !== MIGRATIONS) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Runs `work` holding a session-level advisory lock: processes asking for the same `key` take turns. */
+export async function withAdvisoryLock<T>(
+  pool: pg.Pool,
+  key: number,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
     try {
-      await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS });
+      return await work(client);
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      await client.query('SELECT pg_advisory_unlock($1)', [key]);
     }
   } finally {
     client.release();

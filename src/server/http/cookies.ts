@@ -25,6 +25,7 @@ export function shopCookies(config: Pick<Config, 'secureCookies' | 'basePath'>):
     session: name(COOKIE_NAMES.session),
     csrf: name(COOKIE_NAMES.csrf),
     oidc: name(COOKIE_NAMES.oidc),
+    signIn: name(COOKIE_NAMES.signIn),
     options: { path: https ? '/' : config.basePath || '/', httpOnly: true, sameSite: 'lax', secure: https },
   };
 }

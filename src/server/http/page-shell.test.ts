@@ -204,6 +204,7 @@ describe('a production shop on the sandbox provider', () => {
         session: '__Host-kitshop_session',
         csrf: '__Host-kitshop_csrf',
         oidc: '__Host-kitshop_oidc',
+        signIn: '__Host-kitshop_signin',
       });
     } finally {
       await t.close();
@@ -222,7 +223,12 @@ describe('a production shop on the sandbox provider', () => {
       expect(clientConfig((await paddle.app.inject({ method: 'GET', url: '/' })).body).testPayments).toBe(false);
       const config = clientConfig((await development.app.inject({ method: 'GET', url: '/' })).body);
       expect(config.testPayments).toBe(false);
-      expect(config.cookies).toEqual({ session: 'kitshop_session', csrf: 'kitshop_csrf', oidc: 'kitshop_oidc' });
+      expect(config.cookies).toEqual({
+        session: 'kitshop_session',
+        csrf: 'kitshop_csrf',
+        oidc: 'kitshop_oidc',
+        signIn: 'kitshop_signin',
+      });
     } finally {
       await paddle.close();
       await development.close();

@@ -132,6 +132,7 @@ export function registerPageShell(
     basePath: config.basePath,
     supportEmail: config.supportEmail,
     gaMeasurementId: config.gaMeasurementId ?? null,
+    messageRetentionDays: config.retentionDays.contactMessages,
     googleEnabled: deps.googleEnabled,
     payment: {
       provider: config.paymentProvider,
@@ -139,7 +140,7 @@ export function registerPageShell(
       environment: config.paddle.environment,
     },
     testPayments: config.production && config.paymentProvider === 'sandbox',
-    cookies: { session: cookies.session, csrf: cookies.csrf, oidc: cookies.oidc },
+    cookies: { session: cookies.session, csrf: cookies.csrf, oidc: cookies.oidc, signIn: cookies.signIn },
   };
   const clientConfigJson = scriptJson(clientConfig);
   const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };

@@ -13,6 +13,8 @@ const ABSOLUTE_HOURS = 12;
 const IDLE_HOURS = 2;
 
 export type SessionUser = { id: number; name: string };
+/** How a session was started (the sessions list shows it; a passkey's sessions end with it). */
+export type SignInHow = { method?: 'password' | 'code' | 'passkey' | 'google' | 'link'; passkeyId?: number };
 
 export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -35,15 +37,57 @@ export function registerSession(app: FastifyInstance, db: Database, config: Conf
     return this.userPromise;
   });
 
-  app.decorateReply('signIn', async function (this: FastifyReply, userId: number, remember: boolean): Promise<void> {
-    // A new id at every sign-in; the session the browser held before ends.
+  const setSessionCookie = (reply: FastifyReply, token: string, remember: boolean, expiresAt?: Date) =>
+    reply.setCookie(
+      SESSION_COOKIE,
+      token,
+      remember
+        ? {
+            ...cookieBase,
+            maxAge: expiresAt
+              ? Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000))
+              : REMEMBER_DAYS * 86_400,
+          }
+        : cookieBase,
+    );
+
+  app.decorateReply(
+    'signIn',
+    async function (this: FastifyReply, userId: number, remember: boolean, how: SignInHow = {}): Promise<void> {
+      // A new id at every sign-in; the session the browser held before ends.
+      const previous = this.request.sessionToken();
+      if (previous) await db.delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(previous)));
+      const token = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(Date.now() + (remember ? REMEMBER_DAYS * 86_400_000 : ABSOLUTE_HOURS * 3_600_000));
+      await db.insert(sessions).values({
+        tokenHash: hashSessionToken(token),
+        userId,
+        expiresAt,
+        remember,
+        userAgent: this.request.headers['user-agent']?.slice(0, 512) ?? null,
+        ip: this.request.ip,
+        method: how.method ?? null,
+        passkeyId: how.passkeyId ?? null,
+      });
+      setSessionCookie(this, token, remember);
+      this.request.userPromise = null;
+    },
+  );
+
+  // A privilege change (two-step sign-in on or off, a new passkey) gives the session a new id:
+  // whoever learnt the old one before the change holds nothing after it.
+  app.decorateReply('rotateSession', async function (this: FastifyReply): Promise<void> {
     const previous = this.request.sessionToken();
-    if (previous) await db.delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(previous)));
+    if (!previous) return;
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + (remember ? REMEMBER_DAYS * 86_400_000 : ABSOLUTE_HOURS * 3_600_000));
-    await db.insert(sessions).values({ tokenHash: hashSessionToken(token), userId, expiresAt, remember });
-    this.setCookie(SESSION_COOKIE, token, remember ? { ...cookieBase, maxAge: REMEMBER_DAYS * 86_400 } : cookieBase);
-    this.request.userPromise = null;
+    const [row] = await db
+      .update(sessions)
+      .set({ tokenHash: hashSessionToken(token) })
+      .where(eq(sessions.tokenHash, hashSessionToken(previous)))
+      .returning({ remember: sessions.remember, expiresAt: sessions.expiresAt });
+    if (!row) return;
+    this.request.cookies[SESSION_COOKIE] = token;
+    setSessionCookie(this, token, row.remember, row.expiresAt);
   });
 
   app.decorateReply('signOut', async function (this: FastifyReply): Promise<void> {
@@ -121,7 +165,9 @@ declare module 'fastify' {
     user(): Promise<SessionUser | null>;
   }
   interface FastifyReply {
-    signIn(userId: number, remember: boolean): Promise<void>;
+    signIn(userId: number, remember: boolean, how?: SignInHow): Promise<void>;
+    /** A new token for the current session (same row, same end). */
+    rotateSession(): Promise<void>;
     signOut(): Promise<void>;
   }
 }

@@ -4,7 +4,13 @@ import pg from 'pg';
 import pino from 'pino';
 
 /** Routes whose query string is a credential (a single-use token, an OAuth code) with an address. */
-const SECRET_QUERY_ROUTES = ['/email/verify', '/reset-password', '/newsletter/unsubscribe', '/google/callback'];
+const SECRET_QUERY_ROUTES = [
+  '/email/verify',
+  '/email/change',
+  '/reset-password',
+  '/newsletter/unsubscribe',
+  '/google/callback',
+];
 
 /** A request URL fit for the log: a token route, or any query with a `...token` parameter, loses its query. */
 export function redactUrl(url: string): string {

@@ -59,6 +59,11 @@ export const router = createBrowserRouter(
             import('../features/accounts/verify-email-page.tsx').then((m) => ({ Component: m.VerifyEmailPage })),
         },
         {
+          path: 'email/change',
+          lazy: () =>
+            import('../features/accounts/email-change-page.tsx').then((m) => ({ Component: m.EmailChangePage })),
+        },
+        {
           path: 'exit',
           lazy: () => import('../features/accounts/exit-page.tsx').then((m) => ({ Component: m.ExitPage })),
         },

@@ -1,8 +1,16 @@
+import {
+  type AnalyticsChoice,
+  deleteAnalyticsCookies,
+  readConsent,
+  saveConsent,
+  setConsentBannerOpen,
+} from './consent.ts';
 import { clientConfig } from './initial-data.ts';
 
 declare global {
   interface Window {
     dataLayer: unknown[];
+    [gaDisable: `ga-disable-${string}`]: boolean | undefined;
   }
 }
 
@@ -10,7 +18,8 @@ window.dataLayer = window.dataLayer || [];
 
 /**
  * gtag's own form: it pushes `arguments` objects (gtag.js ignores plain arrays). Events always
- * reach `window.dataLayer`; Google's script is loaded only when GA_MEASUREMENT_ID is set.
+ * reach `window.dataLayer`; Google's script is loaded only when GA_MEASUREMENT_ID is set and the
+ * visitor pressed `Accept Analytics`.
  */
 export function gtag(..._args: unknown[]): void {
   // biome-ignore lint/complexity/noArguments: gtag.js reads Arguments objects from the data layer
@@ -38,13 +47,53 @@ const pageAddress = () => ({
 });
 
 const id = clientConfig.gaMeasurementId;
+// Consent Mode v2: with analytics configured, everything starts denied, before any other command.
+if (id) {
+  gtag('consent', 'default', {
+    analytics_storage: 'denied',
+    ad_storage: 'denied',
+    ad_user_data: 'denied',
+    ad_personalization: 'denied',
+  });
+}
 gtag('js', new Date());
+let scriptAdded = false;
 if (id) {
   gtag('config', id, { send_page_view: false, ...pageAddress() });
+  const choice = readConsent();
+  if (choice === 'granted') grantAnalytics(id);
+  else if (choice === null) setConsentBannerOpen(true);
+}
+
+/** Google's script, added once and only after `Accept Analytics` (now or on an earlier visit). */
+function grantAnalytics(measurementId: string) {
+  gtag('consent', 'update', { analytics_storage: 'granted' });
+  window[`ga-disable-${measurementId}`] = false;
+  if (scriptAdded) return;
+  scriptAdded = true;
   const script = document.createElement('script');
   script.async = true;
-  script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`;
+  script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
   document.head.appendChild(script);
+}
+
+/**
+ * The visitor's answer on the consent bar, remembered for 6 months. Accepting loads Google's
+ * script; rejecting (or withdrawing an earlier yes) denies storage, stops a script already
+ * loaded from sending anything (`ga-disable-<id>`) and deletes the `_ga` cookies. The page-view and
+ * purchase events go to `window.dataLayer` either way: only Google's script reads them.
+ */
+export function chooseAnalytics(choice: AnalyticsChoice): void {
+  saveConsent(choice);
+  setConsentBannerOpen(false);
+  if (!id) return;
+  if (choice === 'granted') {
+    grantAnalytics(id);
+    return;
+  }
+  gtag('consent', 'update', { analytics_storage: 'denied' });
+  window[`ga-disable-${id}`] = true;
+  deleteAnalyticsCookies();
 }
 
 export function trackPageView(path: string, title: string): void {

@@ -1,3 +1,4 @@
+import { RETENTION_DAYS } from '../../common/constants.ts';
 import {
   type ClientConfig,
   COOKIE_NAMES,
@@ -22,6 +23,7 @@ const configDefaults: ClientConfig = {
   basePath: '',
   supportEmail: 'support@kitshop.dev',
   gaMeasurementId: null,
+  messageRetentionDays: RETENTION_DAYS.contactMessages,
   googleEnabled: false,
   payment: { provider: 'sandbox', clientToken: null, environment: 'sandbox' },
   testPayments: false,
@@ -39,7 +41,7 @@ function readPayment(value: Partial<PaymentConfig> | undefined): PaymentConfig {
 function readCookies(value: Partial<CookieNames> | undefined): CookieNames {
   const name = (key: keyof CookieNames) =>
     typeof value?.[key] === 'string' && value[key] ? value[key] : configDefaults.cookies[key];
-  return { session: name('session'), csrf: name('csrf'), oidc: name('oidc') };
+  return { session: name('session'), csrf: name('csrf'), oidc: name('oidc'), signIn: name('signIn') };
 }
 const readConfig = readJson<Partial<ClientConfig>>('client-config', configDefaults);
 export const clientConfig: ClientConfig = {
@@ -48,6 +50,10 @@ export const clientConfig: ClientConfig = {
   googleEnabled: readConfig.googleEnabled === true,
   payment: readPayment(readConfig.payment),
   testPayments: readConfig.testPayments === true,
+  messageRetentionDays:
+    typeof readConfig.messageRetentionDays === 'number' && readConfig.messageRetentionDays > 0
+      ? readConfig.messageRetentionDays
+      : RETENTION_DAYS.contactMessages,
   cookies: readCookies(readConfig.cookies),
 };
 

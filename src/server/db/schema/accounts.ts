@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.ts';
 
 export const users = pgTable(
@@ -12,7 +24,17 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     emailVerifiedAt: timestamptz('email_verified_at'),
     googleSub: text('google_sub'),
+    /** The TOTP secret, sealed with a key derived from SESSION_SECRET (lib/secret-box.ts); null while two-step sign-in is off. */
+    totpSecret: text('totp_secret'),
+    totpEnabledAt: timestamptz('totp_enabled_at'),
+    /** The last accepted TOTP time step: a code is taken once, and never one older than it. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: createdAt(),
+    /**
+     * Set when the account was deleted: the row stays only as the pseudonymous buyer of its orders
+     * (name and e-mail replaced, no way to sign in), as accounting must keep sales.
+     */
+    deletedAt: timestamptz('deleted_at'),
   },
   (t) => [
     // E-mail is unique without regard to case.
@@ -43,18 +65,33 @@ export const sessions = pgTable(
     /** Without "Remember Me" a session also ends after 2 idle hours. */
     remember: boolean('remember').notNull().default(false),
     lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
+    /** What the sessions list shows and ends a session by; never the token. */
+    publicId: uuid('public_id').notNull().defaultRandom(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    /** How the session was started: password, code (password and a second step), passkey, google, link. */
+    method: text('method'),
+    /** A passkey's session ends with the passkey. */
+    passkeyId: integer('passkey_id').references(() => passkeys.id, { onDelete: 'cascade' }),
   },
-  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+    uniqueIndex('sessions_public_id_key').on(t.publicId),
+    index('sessions_passkey_id_idx').on(t.passkeyId),
+  ],
 );
 
-/** Single-use e-mail links (verification, password reset): random token, stored hashed. */
+/** Single-use e-mail links (verification, password reset, e-mail change): random token, stored hashed. */
 export const emailTokens = pgTable(
   'email_tokens',
   {
     id: serial('id').primaryKey(),
     userId: userIdColumn({ onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'email_change'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** The address an `email_change` link moves the account to (the link goes there). */
+    newEmail: text('new_email'),
     createdAt: createdAt(),
     expiresAt: timestamptz('expires_at').notNull(),
     usedAt: timestamptz('used_at'),
@@ -74,4 +111,66 @@ export const rateLimits = pgTable(
     resetAt: timestamptz('reset_at').notNull(),
   },
   (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
+);
+
+/** WebAuthn credentials (passkeys) of an account. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    userId: userIdColumn({ onDelete: 'cascade' }),
+    /** base64url, as the browser reports it. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: timestamptz('last_used_at'),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id_key').on(t.credentialId), index('passkeys_user_id_idx').on(t.userId)],
+);
+
+/** One-time recovery codes of two-step sign-in, each stored as an argon2id hash (a code holds about 50 random bits). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: userIdColumn({ onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamptz('used_at'),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code_key').on(t.userId, t.codeHash)],
+);
+
+/**
+ * Short-lived sign-in state, single use, deleted by housekeeping once expired: WebAuthn challenges
+ * (keyed by the challenge's SHA-256), a password sign-in waiting for its code (keyed by the
+ * cookie's token hash) and a two-step setup waiting for its first code (the sealed secret).
+ */
+export const authChallenges = pgTable(
+  'auth_challenges',
+  {
+    key: text('key').primaryKey(),
+    purpose: text('purpose', { enum: ['passkey-register', 'passkey-sign-in', 'second-step', 'totp-setup'] }).notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    payload: text('payload').notNull().default(''),
+    remember: boolean('remember').notNull().default(false),
+    createdAt: createdAt(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('auth_challenges_expires_at_idx').on(t.expiresAt), index('auth_challenges_user_id_idx').on(t.userId)],
+);
+
+/** The devices (browser and system, from the user agent) an account has signed in from: a new one is mailed. */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: userIdColumn({ onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.device] })],
 );

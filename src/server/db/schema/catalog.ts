@@ -36,6 +36,8 @@ export const kits = pgTable(
     /** Documentation pages, sanitised HTML; empty when the kit has no docs. */
     docs: jsonb('docs').$type<KitDocPage[]>().notNull(),
     position: integer('position').notNull(),
+    /** `owner/name` of the private repository buyers are invited to, if the kit has one. */
+    githubRepository: text('github_repository'),
     /** A bundle's kits, by sef_id (`includes` in kit.json); empty for a single kit. */
     includes: jsonb('includes').$type<string[]>().notNull().default([]),
     /** A bundle's lowest upgrade price (`upgrade_floor` in kit.json, cents). */

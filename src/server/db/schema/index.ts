@@ -1,5 +1,6 @@
 export * from './accounts.ts';
 export * from './catalog.ts';
+export * from './github.ts';
 export * from './library.ts';
 export * from './mail.ts';
 export * from './messages.ts';

@@ -59,7 +59,7 @@ describe('mail outbox over real SMTP', () => {
   it('keeps only the recipient, subject and status of a sent mail: its token is nowhere in the row', async () => {
     await t.deliverMail();
     const browser = await createClient(t.app);
-    await browser.post('/api/register', { name: 'Kept', email: 'kept@example.com', password: 'kept-in-the-box-1' });
+    await browser.post('/api/register', { name: 'Kept', email: 'kept@example.com', password: 'held-in-the-box-1' });
     await browser.post('/api/subscribe', { email: 'kept@example.com' });
     expect(await t.deliverMail()).toBe(2);
     const tokens = t.mails
@@ -89,14 +89,18 @@ describe('mail outbox over real SMTP', () => {
       await browser.post('/api/register', {
         name: 'Smtp',
         email: 'by-smtp@example.com',
-        password: 'goes-out-by-smtp-1',
+        password: 'goes-out-by-wire-1',
       });
       expect(await deliverDueMail(t.db, smtpMailer, logger)).toBe(1);
       const sent = /token=([\w-]+)/.exec(smtp.received[0]!.text)![1]!;
       expect(log.text()).not.toContain(sent);
 
       // The local file mailer does print it: the README promises a local sign-up can be completed.
-      await browser.post('/api/register', { name: 'File', email: 'to-file@example.com', password: 'goes-to-a-file-1' });
+      await browser.post('/api/register', {
+        name: 'File',
+        email: 'to-file@example.com',
+        password: 'written-to-disk-1',
+      });
       expect(await deliverDueMail(t.db, createFileMailer(dir, 'Kitshop <no-reply@kitshop.dev>'), logger)).toBe(1);
       expect(log.lines().map((line) => line.msg)).toContainEqual(
         expect.stringMatching(

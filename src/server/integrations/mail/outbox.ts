@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Reader } from '../../db/open.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
+import { serialRounds } from '../../lib/serial-rounds.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 type Executor = Pick<Database, 'insert'>;
@@ -36,6 +37,14 @@ export async function mailsAbout(db: Reader, ref: string) {
            CASE WHEN sent_at IS NOT NULL THEN 'sent' WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END AS status
       FROM mail_outbox WHERE ref = ${ref} ORDER BY created_at, id`);
   return rows;
+}
+
+/** Mails not sent yet, and how long the oldest of them has waited (for the metrics). */
+export async function outboxBacklog(db: Reader): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const { rows } = await db.execute<{ depth: number; age: number | null }>(sql`
+    SELECT count(*)::int AS depth, extract(epoch FROM now() - min(created_at))::float8 AS age
+      FROM mail_outbox WHERE sent_at IS NULL`);
+  return { depth: rows[0]?.depth ?? 0, oldestAgeSeconds: Math.max(0, rows[0]?.age ?? 0) };
 }
 
 /** 5 s, 10 s, 20 s ... capped at 10 minutes: an SMTP outage of minutes loses nothing. */
@@ -103,28 +112,12 @@ const MAX_WAIT_MS = 1000;
 
 /** Runs delivery every `intervalMs` and soon after `nudge()` is called (right after a mail is queued). */
 export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, intervalMs = 2000) {
-  let running = false;
-  let again = false;
-  let stopped = false;
-  const run = async () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        // A full batch means there may be more waiting.
-        if ((await deliverDueMail(db, mailer, log)) >= 20) again = true;
-      } while (again && !stopped);
-    } catch (error) {
-      log.warn({ err: error }, 'mail outbox round failed');
-    } finally {
-      running = false;
-    }
-  };
+  // A full batch means there may be more waiting.
+  const rounds = serialRounds(
+    async () => (await deliverDueMail(db, mailer, log)) >= 20,
+    (error) => log.warn({ err: error }, 'mail outbox round failed'),
+  );
+  const run = rounds.run;
   const timer = setInterval(run, intervalMs);
   timer.unref();
   let nudged: NodeJS.Timeout | undefined;
@@ -145,12 +138,19 @@ export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, interv
       );
     },
     async stop() {
-      stopped = true;
       clearInterval(timer);
       clearTimeout(nudged);
-      while (running) await new Promise((r) => setTimeout(r, 20));
+      await rounds.stop();
       mailer.close();
     },
   };
 }
 export type OutboxWorker = ReturnType<typeof startOutboxWorker>;
+
+/**
+ * Deletes every mail to this address, sent or waiting (an erased account's); a mail queued after
+ * it in the same transaction (the goodbye) is kept.
+ */
+export async function forgetRecipient(db: Reader, email: string): Promise<void> {
+  await db.execute(sql`DELETE FROM mail_outbox WHERE lower("to") = lower(${email})`);
+}

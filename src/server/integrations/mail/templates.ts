@@ -6,8 +6,13 @@ type Link = { label: string; url: string };
 /** `action` is the mail's button; `more` a second, plainer link below it. */
 type Parts = { heading: string; paragraphs: string[]; action?: Link; more?: Link; footer?: string };
 
-/** One mail layout: an HTML part (inline styles, as mail clients need) and a plain-text part. */
-function compose(to: string, subject: string, parts: Parts, supportEmail: string): OutgoingMail & { link?: string } {
+/** One mail layout (other template files use it too): an HTML part (inline styles, as mail clients need) and a plain-text part. */
+export function compose(
+  to: string,
+  subject: string,
+  parts: Parts,
+  supportEmail: string,
+): OutgoingMail & { link?: string } {
   const footer = parts.footer ?? `Questions? Write to ${supportEmail}.`;
   const text = [
     parts.heading,

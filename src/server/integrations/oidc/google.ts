@@ -30,7 +30,8 @@ export function createGoogleSignIn(settings: GoogleSettings) {
   };
 
   return {
-    async start(): Promise<AuthorizationStart> {
+    /** `reauth`: Google asks the person to sign in again even with a Google session (`max_age=0`). */
+    async start(options: { reauth?: boolean } = {}): Promise<AuthorizationStart> {
       const config = await discover();
       const codeVerifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
@@ -42,6 +43,7 @@ export function createGoogleSignIn(settings: GoogleSettings) {
         code_challenge_method: 'S256',
         state,
         nonce,
+        ...(options.reauth ? { max_age: '0' } : {}),
       });
       return { url: url.href, state, nonce, codeVerifier };
     },

@@ -4,13 +4,14 @@ import type { Readable } from 'node:stream';
 import {
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config.ts';
-import { isStorageKey, type RemoteStorage, SIGNED_URL_SECONDS } from './storage.ts';
+import { isStorageKey, type RemoteStorage, SIGNED_URL_SECONDS, type StorageArea } from './storage.ts';
 
 type S3Settings = NonNullable<Config['s3']>;
 
@@ -35,7 +36,7 @@ const isMissing = (error: unknown) =>
  */
 export function createS3Storage(settings: S3Settings, client = createS3Client(settings)): RemoteStorage {
   const { bucket } = settings;
-  const objectKey = (area: 'public' | 'private', key: string) => {
+  const objectKey = (area: StorageArea, key: string) => {
     if (!isStorageKey(key)) throw new Error(`Invalid storage key: ${key}`);
     return `${area}/${key}`;
   };
@@ -52,13 +53,35 @@ export function createS3Storage(settings: S3Settings, client = createS3Client(se
     if (await has(Key)) return;
     await client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: await body(), ContentType }));
   };
+  const contentType = (area: StorageArea, key: string) =>
+    area === 'private'
+      ? 'application/zip'
+      : (MEDIA_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream');
   return {
+    async *listObjects() {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          const [area, ...rest] = (object.Key ?? '').split('/');
+          const key = rest.join('/');
+          if ((area === 'public' || area === 'private') && isStorageKey(key)) yield { area, key };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    async readObject(area, key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(area, key) }));
+        return await object.Body!.transformToByteArray();
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    writeObject: (area, key, bytes) => putOnce(objectKey(area, key), async () => bytes, contentType(area, key)),
     putPublicFile: async (key, sourceFile) =>
-      putOnce(
-        objectKey('public', key),
-        () => fs.readFile(sourceFile),
-        MEDIA_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
-      ),
+      putOnce(objectKey('public', key), () => fs.readFile(sourceFile), contentType('public', key)),
     async readPublic(key) {
       if (!isStorageKey(key)) return null;
       try {
@@ -73,7 +96,8 @@ export function createS3Storage(settings: S3Settings, client = createS3Client(se
         throw error;
       }
     },
-    putPrivate: async (key, bytes) => putOnce(objectKey('private', key), async () => bytes, 'application/zip'),
+    putPrivate: async (key, bytes) =>
+      putOnce(objectKey('private', key), async () => bytes, contentType('private', key)),
     async privateDownload(key, as) {
       const Key = objectKey('private', key);
       if (!(await has(Key))) return null;

@@ -14,6 +14,9 @@ export type PrivateDownload =
 /** A public object (a screenshot) read from remote storage. */
 export type PublicObject = { body: Readable; size?: number; contentType?: string };
 
+/** Public media or private kit archives. */
+export type StorageArea = 'public' | 'private';
+
 /**
  * Where kit files live: a local folder by default, S3-compatible object storage when the `S3_*`
  * settings are given. Public media (screenshots) are served at `{base}/media/<key>`; private
@@ -27,6 +30,12 @@ export type Storage = {
   putPrivate(key: string, bytes: Uint8Array): Promise<void>;
   /** How to hand a private object to its owner; null when the object is missing. */
   privateDownload(key: string, as: { filename: string; contentType: string }): Promise<PrivateDownload | null>;
+  /** Every stored object's area and key (backups). */
+  listObjects(): AsyncIterable<{ area: StorageArea; key: string }>;
+  /** An object's bytes; null when it does not exist (backups). */
+  readObject(area: StorageArea, key: string): Promise<Uint8Array | null>;
+  /** Stores bytes under `key` unless it exists (restores). */
+  writeObject(area: StorageArea, key: string, bytes: Uint8Array): Promise<void>;
 } & (
   | {
       /** The folder that holds public media when it is local (served by the static handler). */
@@ -80,8 +89,32 @@ export function createLocalStorage(dataDir: string): Storage {
     await write(temporary);
     await fs.rename(temporary, target);
   };
+  const areaDir = (area: StorageArea) => (area === 'public' ? publicDir : privateDir);
+  async function* walk(area: StorageArea, dir: string): AsyncGenerator<{ area: StorageArea; key: string }> {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) yield* walk(area, full);
+      else if (entry.isFile() && !entry.name.endsWith('.tmp'))
+        yield { area, key: path.relative(areaDir(area), full).split(path.sep).join('/') };
+    }
+  }
   return {
     publicDir,
+    async *listObjects() {
+      yield* walk('public', publicDir);
+      yield* walk('private', privateDir);
+    },
+    async readObject(area, key) {
+      try {
+        return await fs.readFile(inside(areaDir(area), key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    writeObject: (area, key, bytes) =>
+      writeOnce(inside(areaDir(area), key), (temporary) => fs.writeFile(temporary, bytes)),
     putPublicFile: (key, sourceFile) =>
       writeOnce(inside(publicDir, key), async (temporary) => {
         await pipeline(createReadStream(sourceFile), (await fs.open(temporary, 'w')).createWriteStream());

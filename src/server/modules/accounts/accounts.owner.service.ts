@@ -15,7 +15,7 @@ export type AccountRow = {
   cursor_at: string;
 };
 
-const ACCOUNT_COLUMNS = sql`u.id, u.email, u.name, u.created_at, u.email_verified_at IS NOT NULL AS verified,
+const ACCOUNT_COLUMNS = sql`u.id, CASE WHEN u.deleted_at IS NULL THEN u.email ELSE '' END AS email, u.name, u.created_at, u.email_verified_at IS NOT NULL AS verified,
   u.created_at::text AS cursor_at,
   (SELECT max(s.created_at) FROM sessions s WHERE s.user_id = u.id) AS last_sign_in`;
 
@@ -66,11 +66,12 @@ export async function accountIdsMatching(db: Reader, query: string, limit: numbe
   return rows.map((r) => r.id);
 }
 
-/** Names and e-mails of these accounts. */
+/** Names and e-mails of these accounts; a deleted account has no e-mail (''), its orders stay. */
 export async function accountsByIds(db: Reader, ids: number[]) {
   if (ids.length === 0) return new Map<number, { email: string; name: string }>();
   const { rows } = await db.execute<{ id: number; email: string; name: string }>(
-    sql`SELECT id, email, name FROM users WHERE id = ANY(${sql.param(ids)}::int[])`,
+    sql`SELECT id, CASE WHEN deleted_at IS NULL THEN email ELSE '' END AS email, name
+          FROM users WHERE id = ANY(${sql.param(ids)}::int[])`,
   );
   return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name }]));
 }

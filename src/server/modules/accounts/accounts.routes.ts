@@ -13,9 +13,7 @@ import { shopCookies } from '../../http/cookies.ts';
 import { parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import type { GoogleSignIn } from '../../integrations/oidc/google.ts';
-import { findOwner } from '../owner/owner.service.ts';
 import {
-  type AccountsDeps,
   authenticate,
   changePassword,
   MESSAGES,
@@ -26,17 +24,11 @@ import {
   verifyEmail,
   workBesideAnswersDone,
 } from './accounts.service.ts';
-
-/** The user as the browser gets it: `owner: true` added for a shop owner (the Admin menu item). */
-async function withOwnerFlag<T extends { id: number }>(
-  deps: AccountsDeps,
-  user: T,
-): Promise<T | (T & { owner: true })> {
-  return (await findOwner(deps.db, deps.config, user.id)) ? { ...user, owner: true } : user;
-}
+import { askSecondStep, signedInAnswer, startSession, withOwnerFlag } from './sign-in.ts';
+import { hasTwoStep, TWO_STEP_MESSAGES, type TwoStepDeps } from './two-step.service.ts';
 
 /** The account calls of SPEC.md's table. Routes parse and answer; the service decides. */
-export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps): void {
+export function registerAccountRoutes(app: FastifyInstance, deps: TwoStepDeps): void {
   app.addHook('onClose', workBesideAnswersDone);
 
   app.post('/api/register', async (request) => {
@@ -47,8 +39,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
   app.post('/api/login', async (request, reply) => {
     const input = parseInput(LoginSchema, request.body);
     const user = await authenticate(deps, input, request.ip, request.log);
-    await reply.signIn(user.id, input.remember);
-    return { user: await withOwnerFlag(deps, user), message: MESSAGES.loggedIn };
+    if (await hasTwoStep(deps.db, user.id)) {
+      // No session until the code: the right password alone signs nobody in.
+      await askSecondStep(reply, deps, user.id, input.remember);
+      return { second_step: true, message: TWO_STEP_MESSAGES.askCode };
+    }
+    await startSession(deps, request, reply, user.id, input.remember, { method: 'password' });
+    return signedInAnswer(deps, user, MESSAGES.loggedIn);
   });
 
   // A GET that changes state: it needs the CSRF token like any POST.
@@ -65,8 +62,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsDeps):
       : undefined;
     if (!verified) return { user: {}, data: { result: 'failed', message: MESSAGES.verifyFailed } };
     // Without a user in the answer the page shows the message and keeps the visitor's session.
-    if (!verified.signIn) return { user: {}, data: { result: 'success', message: verified.message } };
-    await reply.signIn(verified.user.id, false);
+    if (!verified.signIn || (await hasTwoStep(deps.db, verified.user.id))) {
+      return { user: {}, data: { result: 'success', message: verified.message } };
+    }
+    await startSession(deps, request, reply, verified.user.id, false, { method: 'link' });
     return { user: await withOwnerFlag(deps, verified.user), data: { result: 'success', message: verified.message } };
   });
 
@@ -95,7 +94,7 @@ const OidcStateSchema = z.object({
 });
 
 /** Google sign-in: a redirect carrying the return path out, and the callback that signs in. */
-export function registerGoogleRoutes(app: FastifyInstance, deps: AccountsDeps, google: GoogleSignIn): void {
+export function registerGoogleRoutes(app: FastifyInstance, deps: TwoStepDeps, google: GoogleSignIn): void {
   const { basePath, publicUrl, secureCookies } = deps.config;
   const { oidc: OIDC_COOKIE, options: cookieOptions } = shopCookies(deps.config);
   const cookie = {
@@ -107,9 +106,10 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: AccountsDeps, g
   };
 
   app.get('/google/redirect', async (request, reply) => {
-    const raw = (request.query as { returnPath?: unknown }).returnPath;
+    const { returnPath: raw, reauth } = request.query as { returnPath?: unknown; reauth?: unknown };
     const returnPath = ReturnPathSchema.safeParse(typeof raw === 'string' ? raw : '');
-    const start = await google.start();
+    // `reauth=1`: deleting a Google-only account asks for a fresh Google sign-in.
+    const start = await google.start({ reauth: reauth === '1' });
     const state = {
       state: start.state,
       nonce: start.nonce,
@@ -141,7 +141,11 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: AccountsDeps, g
     }
     const outcome = await signInWithGoogle(deps, identity);
     if ('refused' in outcome) return fail(outcome.refused);
-    await reply.signIn(outcome.user.id, false);
+    if (await hasTwoStep(deps.db, outcome.user.id)) {
+      await askSecondStep(reply, deps, outcome.user.id, false);
+      return reply.redirect(`${basePath}/login?step=code`);
+    }
+    await startSession(deps, request, reply, outcome.user.id, false, { method: 'google' });
     return reply.redirect(`${basePath}/${saved.returnPath || 'user-panel'}`);
   });
 }

@@ -22,7 +22,14 @@ import {
   verificationMail,
 } from '../../integrations/mail/templates.ts';
 import { deletedRows } from '../../lib/housekeeping.ts';
-import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import {
+  COMMON_PASSWORD_MESSAGE,
+  hashPassword,
+  isCommonPassword,
+  isPersonalPassword,
+  PERSONAL_PASSWORD_MESSAGE,
+  verifyPassword,
+} from './passwords.ts';
 
 const TOKEN_MINUTES = 60;
 /** How long after signing in a session may change the password. */
@@ -52,8 +59,12 @@ export type AccountsDeps = { db: Database; config: Config; limiter: RateLimiter;
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-function refuseCommonPassword(password: string) {
+/** The 10,000 common passwords, and any holding the account's e-mail local part or name. */
+function refuseWeakPassword(password: string, account?: { email: string; name: string }) {
   if (isCommonPassword(password)) throw new AppError('invalid_data', `password: ${COMMON_PASSWORD_MESSAGE}`);
+  if (account && isPersonalPassword(password, account)) {
+    throw new AppError('invalid_data', `password: ${PERSONAL_PASSWORD_MESSAGE}`);
+  }
 }
 
 async function findUserByEmail(db: Pick<Database, 'select'>, email: string) {
@@ -90,16 +101,16 @@ const liveToken = (userId: number, token: string, purpose: 'verify' | 'reset') =
     gt(emailTokens.expiresAt, sql`now()`),
   );
 
-/** Whether a token would be accepted now, without using it up. */
-async function isLiveToken(db: Database, email: string, token: string, purpose: 'verify' | 'reset') {
+/** The account whose token would be accepted now (without using it up), or undefined. */
+async function liveTokenOwner(db: Database, email: string, token: string, purpose: 'verify' | 'reset') {
   const user = await findUserByEmail(db, email);
-  if (!user) return false;
+  if (!user) return undefined;
   const [row] = await db
     .select({ id: emailTokens.id })
     .from(emailTokens)
     .where(liveToken(user.id, token, purpose))
     .limit(1);
-  return Boolean(row);
+  return row ? user : undefined;
 }
 
 /** Marks a matching, unused, unexpired token used; answers its user or undefined. */
@@ -136,7 +147,7 @@ export async function register(
     config.limits.registerPerEmail,
     'sign-up attempts',
   );
-  refuseCommonPassword(input.password);
+  refuseWeakPassword(input.password, input);
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
     // The insert itself tells a registered address (case-insensitive unique index) from a new one.
@@ -307,10 +318,10 @@ export async function resetPassword(
   ip: string,
 ): Promise<string> {
   await deps.limiter.consume(`reset:ip:${ipKey(ip)}`, deps.config.limits.resetPerIp, 'password reset attempts');
-  refuseCommonPassword(input.password);
-  if (!(await isLiveToken(deps.db, input.email, input.token, 'reset'))) {
-    throw new AppError('invalid_data', MESSAGES.resetFailed);
-  }
+  refuseWeakPassword(input.password);
+  const owner = await liveTokenOwner(deps.db, input.email, input.token, 'reset');
+  if (!owner) throw new AppError('invalid_data', MESSAGES.resetFailed);
+  refuseWeakPassword(input.password, owner);
   const passwordHash = await hashPassword(input.password);
   const done = await deps.db.transaction(async (tx) => {
     const user = await consumeToken(tx, input.email, input.token, 'reset');
@@ -333,6 +344,20 @@ export async function resetPassword(
 }
 
 /**
+ * A session signed in within the last 15 minutes, else 403 with `message`: what stands in for
+ * asking the password again before a change to how the account signs in.
+ */
+export async function requireRecentSignIn(
+  db: Pick<Database, 'select'>,
+  userId: number,
+  currentSessionToken: string | undefined,
+  message: string,
+): Promise<void> {
+  if (!(await signedInWithin(db, userId, currentSessionToken, RECENT_SIGN_IN_MINUTES)))
+    throw new AppError('forbidden', message);
+}
+
+/**
  * The spec's form asks no current password, so a recent sign-in stands in for it: a session
  * left open (or taken) hours ago cannot change the password; a fresh sign-in can.
  */
@@ -342,21 +367,12 @@ export async function changePassword(
   input: z.output<typeof ChangePasswordSchema>,
   currentSessionToken: string | undefined,
 ): Promise<string> {
-  const [recent] = currentSessionToken
-    ? await deps.db
-        .select({ userId: sessions.userId })
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.tokenHash, hashSessionToken(currentSessionToken)),
-            eq(sessions.userId, userId),
-            gt(sessions.createdAt, sql`now() - make_interval(mins => ${RECENT_SIGN_IN_MINUTES})`),
-          ),
-        )
-        .limit(1)
-    : [];
-  if (!recent) throw new AppError('forbidden', MESSAGES.signInAgain);
-  refuseCommonPassword(input.password);
+  await requireRecentSignIn(deps.db, userId, currentSessionToken, MESSAGES.signInAgain);
+  const [account] = await deps.db
+    .select({ email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, userId));
+  refuseWeakPassword(input.password, account);
   const passwordHash = await hashPassword(input.password);
   await deps.db.transaction(async (tx) => {
     const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning();
@@ -367,6 +383,28 @@ export async function changePassword(
   });
   deps.mailQueued();
   return MESSAGES.passwordChanged;
+}
+
+/** Whether the request's session (its token) belongs to the user and began in the last `minutes`. */
+export async function signedInWithin(
+  db: Pick<Database, 'select'>,
+  userId: number,
+  sessionToken: string | undefined,
+  minutes: number,
+): Promise<boolean> {
+  if (!sessionToken) return false;
+  const [recent] = await db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.tokenHash, hashSessionToken(sessionToken)),
+        eq(sessions.userId, userId),
+        gt(sessions.createdAt, sql`now() - make_interval(mins => ${minutes})`),
+      ),
+    )
+    .limit(1);
+  return Boolean(recent);
 }
 
 /** Deletes e-mail links that can no longer be used: used, voided or expired (housekeeping runs it). */

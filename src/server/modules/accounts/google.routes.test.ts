@@ -138,7 +138,7 @@ describe('Google sign-in', () => {
     const registered = await attacker.post('/api/register', {
       name: 'Attacker',
       email: victimEmail,
-      password: 'attacker-chosen-secret',
+      password: 'chosen-by-the-intruder',
     });
     expect(registered.statusCode).toBe(200);
     const {
@@ -160,7 +160,7 @@ describe('Google sign-in', () => {
       '',
     );
     expect(victim.done.headers.location).toBe('/user-panel');
-    const login = await attacker.post('/api/login', { email: victimEmail, password: 'attacker-chosen-secret' });
+    const login = await attacker.post('/api/login', { email: victimEmail, password: 'chosen-by-the-intruder' });
     expect(login.json().message).toBe('These credentials do not match our records.');
     expect(login.statusCode).toBe(422);
     // The victim holds the account, under the name Google gave.
@@ -208,5 +208,21 @@ describe('Google sign-in', () => {
       '//evil.example/x',
     );
     expect(done.headers.location).toBe('/user-panel');
+  });
+  it('deletes a Google-only account after a fresh Google sign-in (reauth asks Google with max_age=0); the identity may come back as a new account', async () => {
+    const start = await (await createClient(t.app)).get(
+      '/google/redirect?returnPath=user-panel%3Ftab%3Dprofile&reauth=1',
+    );
+    expect(new URL(start.headers.location as string).searchParams.get('max_age')).toBe('0');
+    const claims = { sub: 'g-leaving', email: 'leaving@gmail.test', email_verified: true };
+    const { browser, done } = await signInWithGoogle(claims, 'user-panel?tab=profile');
+    expect(done.headers.location).toBe('/user-panel?tab=profile');
+    const before = await browser.user();
+    expect((await browser.post('/api/account/delete', { confirmation: 'DELETE' })).statusCode).toBe(200);
+    expect(await browser.user()).toEqual({});
+    const again = await signInWithGoogle(claims);
+    const after = await again.browser.user();
+    expect(after.id).not.toBe(before.id);
+    expect(after.name).toBe('leaving');
   });
 });

@@ -43,8 +43,8 @@ function resetRequest(email: string, token: string) {
     body: JSON.stringify({
       email,
       token,
-      password: 'flooded-new-password-7',
-      password_confirmation: 'flooded-new-password-7',
+      password: 'torrent-new-password-7',
+      password_confirmation: 'torrent-new-password-7',
     }),
   });
 }

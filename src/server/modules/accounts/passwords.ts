@@ -93,3 +93,18 @@ export function isCommonPassword(password: string): boolean {
 
 export const COMMON_PASSWORD_MESSAGE =
   'This password is one of the most common passwords and easy to guess. Please choose another one.';
+
+export const PERSONAL_PASSWORD_MESSAGE =
+  'This password contains your name or your email address, which others can guess. Please choose another one.';
+
+/**
+ * Whether a password holds the account's e-mail local part or name (or a word of the name of 4
+ * letters or more), without regard to case: the first things a guesser tries.
+ */
+export function isPersonalPassword(password: string, account: { email: string; name: string }): boolean {
+  const lower = password.toLowerCase();
+  const local = account.email.split('@')[0]?.toLowerCase() ?? '';
+  const name = account.name.trim().toLowerCase();
+  const parts = [local, name, name.replace(/\s+/g, ''), ...name.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4)];
+  return parts.some((part) => part.length >= 3 && lower.includes(part));
+}

@@ -36,6 +36,14 @@ export const KitFileSchema = z
     paddle_price_id: z.string().regex(/^pri_[a-z0-9]{10,40}$/, 'must be a Paddle price id like "pri_01h..."'),
     version: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be a semantic version like "1.2.0"'),
     features: z.array(text(200)).min(3).max(30),
+    /** Delivered also as a private GitHub repository: buyers are invited to it (docs/github.md). */
+    github_repository: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/,
+        'must be a GitHub repository like "owner/name"',
+      )
+      .optional(),
     /** A bundle: the sef_ids of the kits buying it grants (each a single kit of this catalog). */
     includes: z
       .array(z.string().regex(SEF_ID_PATTERN, 'must be a kit folder name'))

@@ -6,6 +6,7 @@ import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
 import { kitUpdateMail, type MailContext } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { findContacts } from '../accounts/accounts.service.ts';
+import { queueRepositoryAccessSync } from '../github/github.service.ts';
 import { kitOwnerIds } from '../library/library.service.ts';
 import { archiveRoot, buildArchive, CatalogContentError, type KitRecord, readCatalog } from './catalog.read.ts';
 import { CATALOG_CHANNEL } from './catalog.service.ts';
@@ -89,7 +90,13 @@ export async function importCatalog(
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${IMPORT_LOCK})`);
     const existing = await tx
-      .select({ id: kits.id, sefId: kits.sefId, contentHash: kits.contentHash, active: kits.active })
+      .select({
+        id: kits.id,
+        sefId: kits.sefId,
+        contentHash: kits.contentHash,
+        active: kits.active,
+        githubRepository: kits.githubRepository,
+      })
       .from(kits);
     const bySef = new Map(existing.map((row) => [row.sefId, row]));
     const report: ImportReport = { created: [], updated: [], unchanged: [], removed: [] };
@@ -111,6 +118,9 @@ export async function importCatalog(
           archives.get(record.sefId)!,
           mailContext && { mail: mailContext, title: record.title },
         );
+        // Another repository (or none): the kit's owners get the new one and lose the old.
+        if (row.githubRepository !== record.githubRepository)
+          for (const userId of await kitOwnerIds(tx, row.id)) await queueRepositoryAccessSync(tx, userId);
         report.updated.push(record.sefId);
       } else {
         // (A database from before versions were kept gets its first version row here.)

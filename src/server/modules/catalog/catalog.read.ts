@@ -225,11 +225,14 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     includes: [...new Set(meta.includes ?? [])],
     upgradeFloorCents: meta.upgrade_floor ?? null,
   };
-  // A single kit hashes as it did before bundles existed, so an upgrade re-imports nothing.
+  const githubRepository = meta.github_repository ?? null;
+  // A single kit hashes as it did before bundles existed, and the repository joins the hash only
+  // when set: an upgrade re-imports nothing.
   const { includes, upgradeFloorCents, ...single } = record;
-  const hashed = includes.length > 0 || upgradeFloorCents !== null ? record : single;
+  const base = includes.length > 0 || upgradeFloorCents !== null ? record : single;
+  const hashed = githubRepository ? { ...base, githubRepository } : base;
   const contentHash = createHash('sha256').update(JSON.stringify(hashed)).digest('hex');
-  return { ...record, contentHash, media, release };
+  return { ...record, githubRepository, contentHash, media, release };
 }
 
 /** Reads and validates every kit under `<catalogDir>/kits`; throws CatalogContentError listing all problems. */

@@ -76,6 +76,12 @@ export type Catalog = ReturnType<typeof createCatalog>;
 export function createCatalog(db: Database) {
   let current: Promise<CatalogSnapshot> | null = null;
   let generation = 0;
+  const lookups = { hits: 0, misses: 0 };
+  const read = () => {
+    if (current) lookups.hits++;
+    else lookups.misses++;
+    return current ?? load();
+  };
 
   function load(): Promise<CatalogSnapshot> {
     const started = generation;
@@ -104,13 +110,15 @@ export function createCatalog(db: Database) {
   }
 
   return {
-    snapshot: (): Promise<CatalogSnapshot> => current ?? load(),
+    snapshot: (): Promise<CatalogSnapshot> => read(),
+    /** Reads answered from memory (hits) and from the database (misses) so far, for the metrics. */
+    lookups: () => ({ ...lookups }),
     invalidate(): void {
       generation++;
       current = null;
     },
     async entry(sefId: string): Promise<CatalogEntry | undefined> {
-      return (await (current ?? load())).bySef.get(sefId);
+      return (await read()).bySef.get(sefId);
     },
   };
 }
@@ -168,6 +176,13 @@ export async function findKitGuide(db: Pick<Database, 'select'>, sefId: string) 
     .limit(1);
   return kit;
 }
+
+/**
+ * The kits (active or not) delivered as a GitHub repository: a relation `(kit_id, repository)` to
+ * embed in a caller's statement.
+ */
+export const kitRepositoriesSql = (): SQL =>
+  sql`SELECT k.id AS kit_id, k.github_repository AS repository FROM ${kits} k WHERE k.github_repository IS NOT NULL`;
 
 /**
  * Holds one dedicated connection LISTENing for catalog changes, reconnecting when it drops

@@ -3,10 +3,12 @@ import fastifyStatic, { type SendOptions } from '@fastify/static';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
+import type { PurchaseRepository } from '../../../common/schemas/github.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
+import { repositoryAccess } from '../github/github.service.ts';
 import { findDownload, findOwnedKit, listPurchases, logDownload } from './library.service.ts';
 
 /**
@@ -29,12 +31,27 @@ const pendingLogs = new WeakMap<FastifyRequest, () => Promise<unknown>>();
 
 const IdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
-export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database; storage: Storage }): void {
-  const { db } = deps;
+type LibraryDeps = {
+  db: Database;
+  storage: Storage;
+  /** GITHUB_WEB_URL when kits are also delivered as GitHub repositories. */
+  githubWebUrl?: string;
+};
+
+export function registerLibraryRoutes(app: FastifyInstance, deps: LibraryDeps): void {
+  const { db, githubWebUrl } = deps;
+
+  /** Per kit id, its repository and where the user's access stands (none when GitHub delivery is off). */
+  const repositoriesOf = async (userId: number) => {
+    if (!githubWebUrl) return new Map<number, PurchaseRepository>();
+    const access = await repositoryAccess(db, userId, githubWebUrl);
+    return new Map(access.repositories.map(({ kit_id, ...repository }) => [kit_id, repository]));
+  };
 
   app.post('/api/purchases', async (request) => {
     const user = await requireUser(request);
-    return { items: await listPurchases(db, user.id) };
+    const [items, repositories] = await Promise.all([listPurchases(db, user.id), repositoriesOf(user.id)]);
+    return { items: items.map((item) => ({ ...item, repository: repositories.get(item.id) ?? null })) };
   });
 
   // The purchased item's setup guide: 401 signed out, 403 for a kit the user does not own.
@@ -44,7 +61,9 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: { db: Database
     const kit = await findOwnedKit(db, user.id, sefid);
     if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
     if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
-    return { title: kit.title, spot: kit.spot, setup: kit.setupHtml };
+    const detail = { title: kit.title, spot: kit.spot, setup: kit.setupHtml };
+    if (!githubWebUrl) return detail;
+    return { ...detail, repository: (await repositoriesOf(user.id)).get(kit.id) ?? null };
   });
 
   // `reply.sendFile` for the download alone (the web app's static files do not decorate the reply).

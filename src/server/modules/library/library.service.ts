@@ -8,7 +8,7 @@ import { findKitArchive, findKitGuide, findKitReleases } from '../catalog/catalo
  * The kits a user owns (not refunded), oldest purchase first, each with the version they can
  * download, its release day, and whether it is newer than the user's last download of that kit.
  */
-export async function listPurchases(db: Database, userId: number): Promise<PurchaseItem[]> {
+export async function listPurchases(db: Database, userId: number): Promise<Omit<PurchaseItem, 'repository'>[]> {
   const owned = await db
     .select({
       kitId: entitlements.kitId,
@@ -129,6 +129,10 @@ export async function ownedKitIds(
 export const ownedKitsSql = (userId: SQL, kitIds: SQL): SQL =>
   sql`ARRAY(SELECT e.kit_id FROM ${entitlements} e
              WHERE e.user_id = ${userId} AND e.revoked_at IS NULL AND e.kit_id = ANY(${kitIds}) ORDER BY e.kit_id)`;
+
+/** Every kit a user owns now, as an int[] expression to embed in a caller's statement. */
+export const userKitIdsSql = (userId: SQL): SQL =>
+  sql`ARRAY(SELECT e.kit_id FROM ${entitlements} e WHERE e.user_id = ${userId} AND e.revoked_at IS NULL)`;
 
 /** Everyone who owns a kit now, to tell them about a new version. */
 export async function kitOwnerIds(db: Pick<Database, 'select'>, kitId: number): Promise<number[]> {

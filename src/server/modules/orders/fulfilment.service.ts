@@ -12,6 +12,7 @@ import {
 } from '../../integrations/payments/events.ts';
 import { createBatchQueue } from '../../lib/batch-queue.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
+import { connectedGithubUsers, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 import {
   type LockedCode,
@@ -29,6 +30,8 @@ type Deps = {
   db: Database;
   config: Config;
   mailQueued: () => void;
+  /** Called after repository grants or revokes were queued, so this instance's worker starts them now. */
+  githubQueued?: () => void;
   /** The shop owners' addresses, told of each paid order ("New sale: ..."). */
   saleRecipients?: (tx: Tx) => Promise<string[]>;
 };
@@ -48,7 +51,7 @@ const isCompleted = (received: ReceivedEvent): received is Completed => received
  * so the provider's retry starts clean. Completed payments take the same care in groups.
  */
 async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unknown): Promise<Outcome> {
-  return deps.db.transaction(async (tx) => {
+  const outcome = await deps.db.transaction(async (tx) => {
     const inserted = await tx
       .insert(paymentEvents)
       .values({ eventId: received.eventId, eventType: received.eventType, payload, outcome: 'processing' })
@@ -63,6 +66,9 @@ async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unk
       .where(eq(paymentEvents.eventId, received.eventId));
     return result.outcome;
   });
+  // A refund may have queued repository revokes.
+  if (outcome === 'refunded') deps.githubQueued?.();
+  return outcome;
 }
 
 /**
@@ -131,6 +137,7 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
   group.forEach(({ received }, i) => {
     if (!firstIndex.has(received.eventId)) firstIndex.set(received.eventId, i);
   });
+  let githubJobs = 0;
   const outcomes = await deps.db.transaction(async (tx) => {
     // Sorted by event id, so that groups running at once wait for each other in one order.
     const unique = [...firstIndex.values()]
@@ -184,6 +191,14 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
       for (const sale of effects.sales) effects.mails.push(...owners.map((to) => ownerSaleMail(deps.config, to, sale)));
     }
     await writeEffects(tx, effects);
+    // Buyers with a GitHub account connected get their kits' repositories (with the grants, or not at all).
+    if (deps.config.github && effects.grants.length > 0) {
+      const buyers = await connectedGithubUsers(
+        tx,
+        effects.grants.map((g) => g.userId),
+      );
+      for (const userId of buyers) githubJobs += await queueRepositoryAccessSync(tx, userId);
+    }
     for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId);
     const results = new Map(effects.events.map((e) => [e.eventId, e.result.outcome]));
     return group.map(({ received }, i) =>
@@ -191,6 +206,7 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     );
   });
   if (outcomes.includes('fulfilled')) deps.mailQueued();
+  if (githubJobs > 0) deps.githubQueued?.();
   return outcomes;
 }
 
@@ -425,6 +441,7 @@ async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
         ),
       );
     await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, fresh));
+    await queueRepositoryAccessSync(tx, order.userId);
   }
   const refundedCount = items.filter((i) => i.refundedAt || fresh.includes(i)).length;
   const whole = refundedCount === items.length;

@@ -15,9 +15,13 @@ export type OrdersDeps = {
   config: Config;
   catalog: Catalog;
   mailQueued: () => void;
+  /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
+  githubQueued?: () => void;
   webhookSecret: string;
   /** The shop owners' addresses, told of each paid order. */
   saleRecipients?: (tx: Reader) => Promise<string[]>;
+  /** Told each webhook delivery's outcome (`rejected` for a bad signature or body), for the metrics. */
+  countPaymentEvent?: (outcome: string) => void;
 };
 
 export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {
@@ -54,15 +58,20 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
       request.headers['paddle-signature'] as string | undefined,
       deps.webhookSecret,
     );
-    if (!check.ok) throw new AppError('bad_request', check.reason);
+    const rejected = (message: string) => {
+      deps.countPaymentEvent?.('rejected');
+      return new AppError('bad_request', message);
+    };
+    if (!check.ok) throw rejected(check.reason);
     let received: ReturnType<typeof readPaddleEvent>;
     try {
       received = readPaddleEvent(request.body);
     } catch (error) {
-      if (error instanceof EventFormatError) throw new AppError('bad_request', error.message);
+      if (error instanceof EventFormatError) throw rejected(error.message);
       throw error;
     }
     const outcome = await paymentEvents.apply(received, request.body);
+    deps.countPaymentEvent?.(outcome);
     request.log.info({ eventId: received.eventId, eventType: received.eventType, outcome }, 'payment event');
     return { ok: true, outcome };
   });

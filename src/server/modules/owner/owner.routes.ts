@@ -33,8 +33,10 @@ import {
   countNewAccounts,
   listAccounts,
 } from '../accounts/accounts.owner.service.ts';
+import { hasStrongSignIn, OWNER_SETUP_MESSAGE } from '../accounts/two-step.service.ts';
 import { allKits, kitById, kitIdsMatching, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
+import { failedRepositoryJobs, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { downloadsOf, grantKit, holdingsOf, libraryStatsByKit, revokeGrant } from '../library/library.owner.service.ts';
 import {
   findMessage,
@@ -63,6 +65,8 @@ export type OwnerDeps = {
   config: Config;
   catalog: Catalog;
   mailQueued: () => void;
+  /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
+  githubQueued?: () => void;
   /** The sandbox's signed webhook delivery (absent with Paddle), so its refunds take the real path. */
   sandboxWebhook?: {
     secret: string;
@@ -148,13 +152,14 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
   async function customerDetail(id: number): Promise<OwnerCustomerDetail> {
     const account = await accountOf(db, id);
     if (!account) throw new AppError('not_found', `No customer ${id}.`);
-    const [totals, holdings, paid, downloads, orderList, kits] = await Promise.all([
+    const [totals, holdings, paid, downloads, orderList, kits, repositoryFailures] = await Promise.all([
       buyerTotals(db, [id]),
       holdingsOf(db, id),
       paidLinesOf(db, id),
       downloadsOf(db, id),
       ordersOfBuyer(db, id),
       allKits(db),
+      failedRepositoryJobs(db, id),
     ]);
     const titles = new Map(kits.map((k) => [k.id, k.title]));
     const covered = new Set<number>();
@@ -194,6 +199,13 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
       kits: owned,
       downloads: downloads.map((d) => ({ ...d, at: iso(d.at)! })),
       order_list: orderList.map((o) => ({ ...o, created_at: iso(o.created_at)! })),
+      repository_failures: repositoryFailures.map((f) => ({
+        action: f.action,
+        repository: f.repository,
+        login: f.login,
+        error: f.last_error ?? '',
+        at: iso(f.at)!,
+      })),
     };
   }
 
@@ -243,6 +255,10 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         if (!user) throw new AppError('unauthorized', 'Please sign in to continue.');
         const owner = await findOwner(db, config, user.id);
         if (!owner) throw new AppError('forbidden', 'This is for the shop’s owners.');
+        // A production shop's owner signs in with more than a password (issue 13).
+        if (config.production && !(await hasStrongSignIn(db, user.id))) {
+          throw new AppError('forbidden', OWNER_SETUP_MESSAGE);
+        }
         owners.set(request, owner);
       });
       scope.addHook('onSend', async (_request, reply, payload) => {
@@ -395,7 +411,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
           if (!order.paid_at)
             throw new AppError('conflict', `Order ${order.public_id} is not paid: there is no receipt.`);
           const buyer = (await accountsByIds(tx, [order.user_id])).get(order.user_id);
-          if (!buyer) throw new AppError('not_found', `No buyer for order ${order.public_id}.`);
+          if (!buyer?.email) throw new AppError('not_found', `No buyer to mail for order ${order.public_id}.`);
           const items = (order.lines ?? []).map((l) => ({ title: l.title, priceCents: l.price_cents }));
           await enqueueMail(tx, {
             ...orderConfirmationMail(config, buyer, {
@@ -438,7 +454,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         const id = idParam(request, 'customer');
         const input = parseInput(GrantSchema, request.body);
         const owner = ownerOf(request);
-        await inTransaction(async (tx) => {
+        const githubJobs = await inTransaction(async (tx) => {
           const account = await accountOf(tx, id);
           if (!account) throw new AppError('not_found', `No customer ${id}.`);
           const kit = await kitById(tx, input.kit_id);
@@ -453,12 +469,15 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
             const done = await revokeGrant(tx, { userId: id, kitId: kit.id, note: input.note, stillPaidFor });
             if (!done) throw new AppError('conflict', `${account.email} has no grant of ${kit.title} to revoke.`);
           }
+          const queued = await queueRepositoryAccessSync(tx, id);
           await recordActivity(tx, owner, {
             action: kind === 'grant' ? 'grant kit' : 'revoke kit',
             target: `customer ${id}`,
             detail: `${kit.title} ${kind === 'grant' ? 'to' : 'from'} ${account.email}${input.note ? `: ${input.note}` : ''}`,
           });
+          return queued;
         });
+        if (githubJobs > 0) deps.githubQueued?.();
         return customerDetail(id);
       };
       scope.post('/customers/:id/grant', changeGrant('grant'));

@@ -6,7 +6,8 @@ import { Icon } from '../../components/icon.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { apiPost } from '../../lib/api.ts';
-import { appUrl } from '../../lib/initial-data.ts';
+import { setConsentBannerOpen } from '../../lib/consent.ts';
+import { appUrl, clientConfig } from '../../lib/initial-data.ts';
 
 const SOCIAL = [
   { name: 'GitHub', icon: 'github', href: 'https://github.com/kitshop' },
@@ -108,6 +109,17 @@ export function Footer() {
                     {to.startsWith('/') ? <Link to={to}>{label}</Link> : <a href={appUrl(to)}>{label}</a>}
                   </li>
                 ))}
+                {heading === 'Legal' && clientConfig.gaMeasurementId && (
+                  <li>
+                    <button
+                      type="button"
+                      className="btn btn-link footer-settings"
+                      onClick={() => setConsentBannerOpen(true, true)}
+                    >
+                      Cookie Settings
+                    </button>
+                  </li>
+                )}
               </ul>
             </nav>
           ))}

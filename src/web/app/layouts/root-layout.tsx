@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router';
+import { ConsentBanner } from '../../components/consent-banner.tsx';
 import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
 import { rememberCodeFromLink } from '../../lib/cart/discount-code.ts';
 import { useRouteChangeEffects } from '../page-type.ts';
@@ -18,6 +19,7 @@ export function RootLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <ConsentBanner />
       <TestPaymentsBanner />
       <Header />
       <main id="main" className={navigation.state === 'loading' ? 'is-loading' : undefined}>

@@ -1,3 +1,4 @@
+import type { SecondStepResponse } from '../../../common/schemas/account-security.ts';
 import type {
   ChangePasswordRequest,
   ForgotPasswordRequest,
@@ -14,7 +15,9 @@ import { messageForPeople } from '../../lib/server-message.ts';
 
 // Bodies and answers are the shared schemas' input and output types (src/common/schemas).
 
-export const login = (payload: LoginRequest) => apiPost<LoginResponse>('/api/login', payload);
+/** Signed in, or (two-step sign-in on) a code is asked next. */
+export const login = (payload: LoginRequest) =>
+  apiPost<(LoginResponse & { setup_required?: boolean }) | SecondStepResponse>('/api/login', payload);
 
 export const register = (payload: RegisterRequest) => apiPost<MessageResponse>('/api/register', payload);
 

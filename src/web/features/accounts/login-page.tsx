@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { SignedInResponse } from '../../../common/schemas/account-security.ts';
 import { LoginSchema } from '../../../common/schemas/accounts.ts';
 import { setCurrentUser } from '../../app/session.ts';
 import { Check, Field } from '../../components/field.tsx';
@@ -9,6 +10,8 @@ import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { takeReturnPath } from '../../lib/return-path.ts';
 import { EmailField, FormAlert, GoogleButton, useLater } from './account-ui.tsx';
 import { errorMessage, login } from './accounts-api.ts';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
+import { SecondStepForm } from './second-step-form.tsx';
 
 const REDIRECT_MS = 500;
 const TOAST_MS = 5000;
@@ -42,6 +45,23 @@ export function LoginPage() {
     return reason ? (GOOGLE_FAILURES[reason] ?? GOOGLE_FAILURES.failed!) : null;
   });
   const [busy, setBusy] = useState(false);
+  // A password (or Google) sign-in of an account with two-step sign-in asks for a code next.
+  const [secondStep, setSecondStep] = useState(params.get('step') === 'code');
+
+  const signedIn = (response: SignedInResponse) => {
+    const user = { ...response.user, name: response.user.name ?? '' };
+    toast({
+      title: 'Login Successfull',
+      body: user.name ? `Welcome back, ${user.name}!` : 'Welcome back!',
+      delay: TOAST_MS,
+    });
+    setCurrentUser(user);
+    // An owner who must add a passkey or two-step sign-in first goes to the Profile tab.
+    later(
+      () => navigate(response.setup_required ? '/user-panel?tab=profile' : takeReturnPath('/user-panel')),
+      REDIRECT_MS,
+    );
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -55,19 +75,19 @@ export function LoginPage() {
     setBusy(true);
     try {
       const response = await login(check.data);
-      const user = { ...response.user, name: response.user.name ?? '' };
-      toast({
-        title: 'Login Successfull',
-        body: user.name ? `Welcome back, ${user.name}!` : 'Welcome back!',
-        delay: TOAST_MS,
-      });
-      setCurrentUser(user);
-      later(() => navigate(takeReturnPath('/user-panel')), REDIRECT_MS);
+      if ('second_step' in response) {
+        setSecondStep(true);
+        setBusy(false);
+        return;
+      }
+      signedIn(response);
     } catch (error) {
       setWarning(errorMessage(error, 'Something went wrong. Please try again.'));
       setBusy(false);
     }
   };
+
+  if (secondStep) return <SecondStepForm onSignedIn={signedIn} onRestart={() => setSecondStep(false)} />;
 
   return (
     <>
@@ -75,7 +95,7 @@ export function LoginPage() {
       <p className="auth-lead">Welcome back. Sign in to reach your kits and downloads.</p>
       <FormAlert variant="warning" messages={[warning]} testId="login-warning" />
       <form noValidate onSubmit={submit}>
-        <EmailField id="login-email" value={email} onChange={setEmail} />
+        <EmailField id="login-email" autoComplete="username webauthn" value={email} onChange={setEmail} />
         <Field
           id="login-password"
           label="Password"
@@ -101,6 +121,7 @@ export function LoginPage() {
           Sign In
         </button>
       </form>
+      <PasskeySignIn onSignedIn={signedIn} onWarning={setWarning} />
       <GoogleButton label="Sign in with Google" />
       <p className="auth-links">
         New to Kitshop? <Link to="/register">Sign up</Link>

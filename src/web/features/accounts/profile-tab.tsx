@@ -5,8 +5,10 @@ import { Field } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { setReturnPath } from '../../lib/return-path.ts';
+import { AccountSecurity } from './account-security.tsx';
 import { FormAlert } from './account-ui.tsx';
 import { changePassword, errorMessage } from './accounts-api.ts';
+import { PrivacySections } from './privacy-sections.tsx';
 
 /**
  * The user panel's Profile tab: change the password. Both fields are required and must match
@@ -94,6 +96,8 @@ export function ProfileTab() {
           Change Password
         </button>
       </form>
+      <AccountSecurity />
+      <PrivacySections />
     </div>
   );
 }

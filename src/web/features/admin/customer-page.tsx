@@ -181,6 +181,24 @@ export default function CustomerPage() {
             </div>
           </div>
 
+          {data.repository_failures.length > 0 && (
+            <div className="mt-4">
+              <CardTable
+                title="GitHub access that failed"
+                rows={data.repository_failures}
+                empty=""
+                small
+                rowKey={(failure) => `${failure.at}|${failure.repository}|${failure.action}`}
+                columns={[
+                  { header: 'Action', cell: (failure) => failure.action },
+                  { header: 'Repository', cell: (failure) => `${failure.repository} (@${failure.login})` },
+                  { header: 'GitHub answered', cell: (failure) => failure.error },
+                  timeColumn('When', 'at'),
+                ]}
+              />
+            </div>
+          )}
+
           <ConfirmDialog
             show={dialog !== null}
             title={dialog?.action === 'revoke' ? `Revoke ${dialog.title}` : 'Grant a kit'}

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { ANALYTICS_CONSENT_KEY, ANALYTICS_CONSENT_MONTHS } from '../../../common/constants.ts';
 import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
 import { clientConfig } from '../../lib/initial-data.ts';
@@ -58,6 +59,13 @@ const SECTIONS: PageSection[] = [
           </li>
           <li>
             <strong>
+              <code>{cookies.signIn}</code> (cookie)
+            </strong>{' '}
+            is set only between your password and your two-step code, so the code finishes the sign-in you started. It
+            lasts 10 minutes.
+          </li>
+          <li>
+            <strong>
               <code>cart</code> (local storage)
             </strong>{' '}
             holds the kits in your cart, so it survives a page reload. It stays until you remove the items or clear your
@@ -97,8 +105,10 @@ const SECTIONS: PageSection[] = [
       <>
         <p>
           When analytics is enabled, we use Google Analytics to understand how the shop is used: which pages are
-          visited, how visitors find us and whether a checkout completed. Google Analytics is loaded only when it is
-          enabled, and it then sets these cookies:
+          visited, how visitors find us and whether a checkout completed. When it is enabled, a bar at the bottom of the
+          page asks you first: Google's script is loaded, and these cookies are set, only after you choose{' '}
+          <strong>Accept Analytics</strong>. Until then, and after <strong>Reject Analytics</strong>, nothing is sent to
+          Google (we use Google's Consent Mode with analytics and advertising storage denied by default):
         </p>
         <ul className="term-list">
           <li>
@@ -115,8 +125,11 @@ const SECTIONS: PageSection[] = [
           </li>
         </ul>
         <p>
-          We see these statistics only in aggregated form and do not use them to identify you. You can refuse or delete
-          these cookies at any time, as described under <a href="#managing-cookies">Managing cookies</a>.
+          We see these statistics only in aggregated form and do not use them to identify you. Your choice is kept for{' '}
+          {ANALYTICS_CONSENT_MONTHS} months in your browser's local storage (<code>{ANALYTICS_CONSENT_KEY}</code>); then
+          we ask again. You can change it at any time with <strong>Cookie Settings</strong> at the bottom of every page:
+          withdrawing your consent deletes the <code>_ga</code> cookies at once. See also{' '}
+          <a href="#managing-cookies">Managing cookies</a>.
         </p>
       </>
     ),

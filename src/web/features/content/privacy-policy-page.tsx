@@ -1,7 +1,12 @@
 import { Link } from 'react-router';
+import { RETENTION_DAYS } from '../../../common/constants.ts';
 import { LegalLayout, type PageSection } from '../../components/legal-layout.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
+import { clientConfig } from '../../lib/initial-data.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
+
+/** The limits the shop's housekeeping deletes by: the same numbers, from the same source. */
+const KEPT = { ...RETENTION_DAYS, contactMessages: clientConfig.messageRetentionDays };
 
 const SECTIONS: PageSection[] = [
   {
@@ -89,7 +94,8 @@ const SECTIONS: PageSection[] = [
           </li>
           <li>
             <strong>To understand and improve the shop</strong> with aggregated analytics. Legal basis: our legitimate
-            interest in improving the shop; you can object at any time by blocking analytics cookies, as our{' '}
+            interest in improving the shop, and for analytics cookies your consent, which the shop asks for before
+            Google Analytics loads and which you can withdraw at any time, as our{' '}
             <Link to="/cookie-policy">Cookie Policy</Link> explains.
           </li>
           <li>
@@ -143,16 +149,22 @@ const SECTIONS: PageSection[] = [
     content: (
       <ul>
         <li>
-          <strong>Account data</strong>: for as long as your account exists. When you ask us to delete your account we
-          do so within 30 days, except for the records below that we must keep.
+          <strong>Account data</strong>: for as long as your account exists. You can delete your account yourself in the
+          Profile tab of your User Panel, which removes it at once, except for the records below that we must keep. An
+          account whose e-mail address is never verified is deleted after {KEPT.unverifiedAccounts} days.
         </li>
         <li>
           <strong>Order records</strong>: for as long as you have access to your purchases, and afterwards for the
-          period tax and accounting law requires, which can be up to 10 years.
+          period tax and accounting law requires, which can be up to 10 years. Once your account is deleted they are no
+          longer linked to your name or e-mail address.
         </li>
         <li>
-          <strong>Contact messages</strong>: up to 2 years after the conversation ends, so we can follow up on earlier
-          questions.
+          <strong>Download history</strong>: each download of a kit, with the IP address it came from, for{' '}
+          {KEPT.downloadLogsAndIps} days.
+        </li>
+        <li>
+          <strong>Contact messages</strong>: {KEPT.contactMessages} days after they were sent, so we can follow up on
+          earlier questions; the IP address a message came from, {KEPT.downloadLogsAndIps} days.
         </li>
         <li>
           <strong>Newsletter</strong>: until you unsubscribe. We then keep only a record that you unsubscribed, so that
@@ -195,8 +207,12 @@ const SECTIONS: PageSection[] = [
           </li>
         </ul>
         <p>
-          To use any of these rights, e-mail <SupportEmail /> from the address linked to your account. We may ask you to
-          confirm your identity, and we answer within 30 days.
+          Signed in, you can use several of them yourself in the Profile tab of your{' '}
+          <Link to="/user-panel?tab=profile">User Panel</Link>: <strong>Download My Data</strong> gives you a copy of
+          everything we hold about your account in a machine-readable file (JSON), <strong>Change Email</strong>{' '}
+          corrects your address, and <strong>Delete Account</strong> erases your account. Analytics consent is changed
+          with Cookie Settings at the bottom of every page. For anything else, e-mail <SupportEmail /> from the address
+          linked to your account. We may ask you to confirm your identity, and we answer within 30 days.
         </p>
       </>
     ),

@@ -12,6 +12,7 @@ import { ApiError, apiPost } from '../../lib/api.ts';
 import { useFreshQuery } from '../../lib/fresh-query.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useCurrentSection } from '../../lib/use-current-section.ts';
+import { CloneInstructions } from './github-access.tsx';
 import { LicenceText } from './licence-text.tsx';
 
 export const fetchItemDetail = (sefId: string) =>
@@ -219,6 +220,7 @@ export function ItemPage() {
             <GuideNav current={current} />
           </aside>
           <div className="col-12 col-lg-9">
+            {item.repository && <CloneInstructions repository={item.repository} sefId={sefId} />}
             <HtmlContent html={item.setup} className="prose item-setup" />
             <LicenceSummary />
           </div>

@@ -4,6 +4,7 @@ import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import { Icon } from '../../components/icon.tsx';
 import { DownloadLink, SetupGuideLink } from '../../components/kit-links.tsx';
 import { BrowseKitsPrompt, Loading } from '../../components/load-states.tsx';
+import { GithubConnection, RepositoryAccess } from './github-access.tsx';
 import { usePurchases } from './library-api.ts';
 
 function Purchase({ item }: { item: PurchaseItem }) {
@@ -23,6 +24,7 @@ function Purchase({ item }: { item: PurchaseItem }) {
             {item.updated && <> · new since your last download</>}
           </p>
         )}
+        {item.repository && <RepositoryAccess kitId={item.id} repository={item.repository} titleId={titleId} />}
         <div className="d-flex flex-wrap gap-2">
           <DownloadLink purchaseId={item.id} titleId={titleId} />
           {/* Only pages that exist: docs for a kit that has them, neither for a kit no longer on the store. */}
@@ -68,6 +70,7 @@ export function PurchasesTab() {
   return (
     <>
       <h2 className="visually-hidden">Purchases</h2>
+      {items.some((item) => item.repository) && <GithubConnection />}
       <ul className="purchases list-unstyled d-grid gap-3 mb-0">
         {items.map((item) => (
           <Purchase key={item.id} item={item} />

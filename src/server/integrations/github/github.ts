@@ -1,0 +1,185 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Octokit } from '@octokit/rest';
+
+/**
+ * GitHub, for private-repository delivery: the collaborator calls (Octokit, with the shop's token)
+ * and the OAuth web flow a buyer connects their account with. Every call has a time limit; what
+ * went wrong is a GithubError that says whether trying again later can help, and when.
+ */
+
+export type GithubSettings = { token: string; clientId: string; clientSecret: string; apiUrl: string; webUrl: string };
+
+const USER_AGENT = 'Kitshop (private-repository delivery)';
+const API_VERSION = '2022-11-28';
+const TIMEOUT_MS = 15_000;
+/** Octokit logs failed requests with console.error; the callers log what they decide instead. */
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+export class GithubError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status (undefined for a network error or a time-out). */
+    readonly status: number | undefined,
+    /** Whether the same call may succeed later (5xx, network, rate limits). */
+    readonly retryable: boolean,
+    /** For a rate limit: when GitHub said to come back, in seconds from now. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'GithubError';
+  }
+}
+
+type Headers = Record<string, string | number | undefined>;
+
+/**
+ * A rate limit's wait, per GitHub's docs: `retry-after` seconds, else `x-ratelimit-reset` (epoch
+ * seconds) when no requests remain; undefined when the answer is not a rate limit.
+ */
+export function rateLimitWaitSeconds(status: number, headers: Headers, nowMs = Date.now()): number | undefined {
+  if (status !== 403 && status !== 429) return undefined;
+  const retryAfter = Number(headers['retry-after']);
+  if (headers['retry-after'] !== undefined && Number.isFinite(retryAfter)) return Math.max(0, retryAfter);
+  const reset = Number(headers['x-ratelimit-reset']);
+  if (String(headers['x-ratelimit-remaining']) === '0' && Number.isFinite(reset))
+    return Math.max(0, Math.ceil(reset - nowMs / 1000));
+  // A 429 without either header is still a rate limit: GitHub asks for at least a minute then.
+  return status === 429 ? 60 : undefined;
+}
+
+/** Any failure of a call, as a GithubError. */
+export function toGithubError(error: unknown): GithubError {
+  if (error instanceof GithubError) return error;
+  const e = error as { status?: number; message?: string; response?: { headers?: Headers; data?: unknown } };
+  const status = typeof e.status === 'number' && e.status > 0 ? e.status : undefined;
+  const data = e.response?.data as { message?: string; errors?: unknown } | undefined;
+  const detail = data?.message ?? e.message ?? String(error);
+  if (status === undefined) return new GithubError(`GitHub could not be reached: ${detail}`, undefined, true);
+  const wait = rateLimitWaitSeconds(status, e.response?.headers ?? {});
+  if (wait !== undefined) return new GithubError(`GitHub rate limit (${status}): ${detail}`, status, true, wait);
+  const retryable = status >= 500 || status === 408;
+  const errors = data?.errors ? ` ${JSON.stringify(data.errors)}` : '';
+  return new GithubError(`GitHub answered ${status}: ${detail}${errors}`.slice(0, 500), status, retryable);
+}
+
+const splitRepository = (repository: string) => {
+  const [owner, repo] = repository.split('/') as [string, string];
+  return { owner, repo };
+};
+
+/** The shop's side of repository access: invite, remove, check. */
+export function createGithubRepositories(settings: Pick<GithubSettings, 'token' | 'apiUrl'>) {
+  const octokit = new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, request: { retries: 0 }, log: quiet });
+  octokit.hook.before('request', (options) => {
+    options.headers.authorization = `Bearer ${settings.token}`;
+    options.headers.accept = 'application/vnd.github+json';
+    options.headers['x-github-api-version'] = API_VERSION;
+    options.request = { ...options.request, signal: AbortSignal.timeout(TIMEOUT_MS) };
+  });
+  const call = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw toGithubError(error);
+    }
+  };
+
+  return {
+    /** Invites the account as a reader: `invited` (201, an invitation to accept) or `active` (204, already in). */
+    async invite(repository: string, login: string): Promise<{ outcome: 'invited' | 'active' }> {
+      const response = await call(() =>
+        octokit.rest.repos.addCollaborator({ ...splitRepository(repository), username: login, permission: 'pull' }),
+      );
+      return { outcome: (response.status as number) === 201 ? 'invited' : 'active' };
+    },
+    /** Takes access away: the account's pending invitations, then the collaborator (already gone is fine). */
+    async remove(repository: string, login: string): Promise<void> {
+      const target = splitRepository(repository);
+      const pending = await call(() =>
+        octokit.paginate(octokit.rest.repos.listInvitations, { ...target, per_page: 100 }),
+      );
+      for (const invitation of pending) {
+        if (invitation.invitee?.login?.toLowerCase() !== login.toLowerCase()) continue;
+        await call(async () => {
+          try {
+            await octokit.rest.repos.deleteInvitation({ ...target, invitation_id: invitation.id });
+          } catch (error) {
+            if ((error as { status?: number }).status !== 404) throw error;
+          }
+        });
+      }
+      await call(async () => {
+        try {
+          await octokit.rest.repos.removeCollaborator({ ...target, username: login });
+        } catch (error) {
+          if ((error as { status?: number }).status !== 404) throw error;
+        }
+      });
+    },
+    /** Whether the account is a collaborator now (it accepted its invitation). */
+    async isCollaborator(repository: string, login: string): Promise<boolean> {
+      return call(async () => {
+        try {
+          await octokit.rest.repos.checkCollaborator({ ...splitRepository(repository), username: login });
+          return true;
+        } catch (error) {
+          if ((error as { status?: number }).status === 404) return false;
+          throw error;
+        }
+      });
+    },
+  };
+}
+export type GithubRepositories = ReturnType<typeof createGithubRepositories>;
+
+export type GithubIdentity = { id: number; login: string };
+
+/**
+ * The OAuth web flow a buyer connects their account with: authorize URL (state and PKCE S256),
+ * the code exchanged for a token, and the account read with it. No scope is asked: the shop needs
+ * only the account's id and login, and never keeps the token.
+ */
+export function createGithubOAuth(settings: GithubSettings & { redirectUri: string }) {
+  const userClient = (token: string) =>
+    new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, auth: token, request: { retries: 0 }, log: quiet });
+  return {
+    start(state: string) {
+      const codeVerifier = randomBytes(32).toString('base64url');
+      const url = new URL(`${settings.webUrl}/login/oauth/authorize`);
+      url.searchParams.set('client_id', settings.clientId);
+      url.searchParams.set('redirect_uri', settings.redirectUri);
+      url.searchParams.set('state', state);
+      url.searchParams.set('code_challenge', createHash('sha256').update(codeVerifier).digest('base64url'));
+      url.searchParams.set('code_challenge_method', 'S256');
+      url.searchParams.set('allow_signup', 'true');
+      return { url: url.href, codeVerifier };
+    },
+    async finish(code: string, codeVerifier: string): Promise<GithubIdentity> {
+      const response = await fetch(`${settings.webUrl}/login/oauth/access_token`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json', 'user-agent': USER_AGENT },
+        body: JSON.stringify({
+          client_id: settings.clientId,
+          client_secret: settings.clientSecret,
+          code,
+          redirect_uri: settings.redirectUri,
+          code_verifier: codeVerifier,
+        }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string };
+      if (!response.ok || !body.access_token)
+        throw new GithubError(`GitHub refused the code: ${body.error ?? response.status}`, response.status, false);
+      try {
+        const { data } = await userClient(body.access_token).rest.users.getAuthenticated({
+          headers: { accept: 'application/vnd.github+json', 'x-github-api-version': API_VERSION },
+          request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
+        });
+        return { id: data.id, login: data.login };
+      } catch (error) {
+        throw toGithubError(error);
+      }
+    },
+  };
+}
+export type GithubOAuth = ReturnType<typeof createGithubOAuth>;

@@ -1,0 +1,208 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
+import type { AccountSecurity } from '../../../common/schemas/privacy.ts';
+import type { Database, Reader } from '../../db/open.ts';
+import { emailTokens, sessions, users } from '../../db/schema/accounts.ts';
+import { AppError } from '../../http/errors.ts';
+import { hashSessionToken } from '../../http/session.ts';
+import { emailChangeMail, emailChangeNoticeMail, emailTakenMail } from '../../integrations/mail/account-templates.ts';
+import { enqueueMail } from '../../integrations/mail/outbox.ts';
+import { deletedRows } from '../../lib/housekeeping.ts';
+import { type AccountsDeps, signedInWithin } from './accounts.service.ts';
+import { verifyPassword } from './passwords.ts';
+
+/** The privacy rights on the accounts' side: export, deletion, e-mail change, and unverified accounts' end. */
+
+const LINK_MINUTES = 60;
+/** A Google-only account proves itself for deletion by a Google sign-in this recent. */
+export const REAUTH_MINUTES = 10;
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const lower = (email: string) => email.trim().toLowerCase();
+type Tx = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+
+async function activeUser(db: Pick<Database, 'select'>, userId: number, lock = false) {
+  const query = db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+  const [user] = await (lock ? query.for('update') : query);
+  if (!user) throw new AppError('unauthorized', 'Please sign in to continue.');
+  return user;
+}
+
+const emailTaken = async (db: Pick<Database, 'select'>, email: string, exceptUserId: number) => {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${lower(email)} AND ${users.id} <> ${exceptUserId}`)
+    .limit(1);
+  return Boolean(row);
+};
+
+/** How this account proves it is its owner (the Profile tab's deletion form asks accordingly). */
+export async function accountSecurity(db: Database, userId: number): Promise<AccountSecurity> {
+  const user = await activeUser(db, userId);
+  return { email: user.email, hasPassword: Boolean(user.passwordHash), google: Boolean(user.googleSub) };
+}
+
+/** The accounts' part of a data export: profile, sign-in methods (never a secret), sessions. */
+export async function accountExport(db: Database, userId: number, currentSessionToken: string | undefined) {
+  const user = await activeUser(db, userId);
+  const current = currentSessionToken ? hashSessionToken(currentSessionToken) : '';
+  const rows = await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(sessions.createdAt);
+  return {
+    profile: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      email_verified_at: user.emailVerifiedAt,
+      created_at: user.createdAt,
+    },
+    sign_in_methods: {
+      password: Boolean(user.passwordHash),
+      google: user.googleSub ? { linked: true } : null,
+    },
+    sessions: rows.map((s) => ({
+      signed_in_at: s.createdAt,
+      last_seen_at: s.lastSeenAt,
+      expires_at: s.expiresAt,
+      remember_me: s.remember,
+      this_browser: s.tokenHash === current,
+    })),
+  };
+}
+
+/**
+ * Checks that the person deleting the account is its owner, holding the account's row locked for
+ * the rest of the caller's transaction: the password when the account has one (attempts counted
+ * as failed sign-ins are), else a Google sign-in in the last REAUTH_MINUTES.
+ */
+export async function confirmAccountOwner(
+  tx: Tx,
+  deps: Pick<AccountsDeps, 'limiter' | 'config'>,
+  userId: number,
+  password: string | undefined,
+  currentSessionToken: string | undefined,
+) {
+  const user = await activeUser(tx, userId, true);
+  if (user.passwordHash) {
+    if (!password) throw new AppError('invalid_data', 'Enter your password to delete your account.');
+    const key = `delete-account:${userId}`;
+    await deps.limiter.consume(key, deps.config.limits.signInFailures, 'password attempts');
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      throw new AppError('invalid_data', 'The password is not correct.');
+    }
+    await deps.limiter.reset(key);
+    return user;
+  }
+  if (!(await signedInWithin(tx, userId, currentSessionToken, REAUTH_MINUTES)))
+    throw new AppError('forbidden', 'Sign in with Google again to confirm that it is you.');
+  return user;
+}
+
+/**
+ * Ends the account: every session and e-mail link goes, and the row stays only as the
+ * pseudonymous buyer of its orders (accounting keeps sales): no name, no e-mail, no password, no
+ * Google identity. Its address is free at once, so it can sign up again as a new account.
+ */
+export async function eraseAccount(tx: Tx, userId: number): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
+  await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  await tx
+    .update(users)
+    .set({
+      name: 'Deleted account',
+      email: `deleted-${userId}@deleted.invalid`,
+      passwordHash: null,
+      googleSub: null,
+      deletedAt: sql`now()`,
+    })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Asks to move the account to a new address: a link to the new address (60 minutes, once) and a
+ * notice to the current one. An address that belongs to another account gets a mail saying so and
+ * no link, and the answer is the same, so it tells nothing about other accounts.
+ */
+export async function requestEmailChange(deps: AccountsDeps, userId: number, newEmail: string): Promise<string> {
+  await deps.limiter.consume(`email-change:${userId}`, deps.config.limits.forgotPerEmail, 'e-mail change requests');
+  await deps.db.transaction(async (tx) => {
+    const user = await activeUser(tx, userId, true);
+    if (lower(user.email) === lower(newEmail)) {
+      throw new AppError('invalid_data', 'email: This is already your e-mail address.');
+    }
+    await tx
+      .update(emailTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, 'email_change'), isNull(emailTokens.usedAt)));
+    if (await emailTaken(tx, newEmail, userId)) {
+      await enqueueMail(tx, emailTakenMail(deps.config, newEmail));
+    } else {
+      const token = randomBytes(32).toString('base64url');
+      await tx.insert(emailTokens).values({
+        userId,
+        purpose: 'email_change',
+        tokenHash: tokenHash(token),
+        newEmail,
+        expiresAt: sql`now() + make_interval(mins => ${LINK_MINUTES})`,
+      });
+      await enqueueMail(tx, emailChangeMail(deps.config, user, newEmail, token));
+    }
+    await enqueueMail(tx, emailChangeNoticeMail(deps.config, user, newEmail));
+  });
+  deps.mailQueued();
+  return `We sent a confirmation link to ${newEmail}. Your address changes once you open it (within 60 minutes).`;
+}
+
+export const EMAIL_CHANGE_FAILED =
+  'This confirmation link is invalid, was already used or has expired. Ask for a new one in your Profile.';
+
+/** Opens the link: the account moves to the new address, which counts as verified. */
+export async function confirmEmailChange(deps: AccountsDeps, token: string, email: string): Promise<string> {
+  const done = await deps.db.transaction(async (tx) => {
+    const [link] = await tx
+      .update(emailTokens)
+      .set({ usedAt: sql`now()` })
+      .where(
+        and(
+          eq(emailTokens.tokenHash, tokenHash(token)),
+          eq(emailTokens.purpose, 'email_change'),
+          isNull(emailTokens.usedAt),
+          gt(emailTokens.expiresAt, sql`now()`),
+          sql`lower(${emailTokens.newEmail}) = ${lower(email)}`,
+        ),
+      )
+      .returning({ userId: emailTokens.userId, newEmail: emailTokens.newEmail });
+    if (!link?.newEmail) return undefined;
+    if (await emailTaken(tx, link.newEmail, link.userId)) {
+      throw new AppError(
+        'conflict',
+        'This address already belongs to another account, so your address was not changed.',
+      );
+    }
+    const [moved] = await tx
+      .update(users)
+      .set({ email: link.newEmail, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(and(eq(users.id, link.userId), isNull(users.deletedAt)))
+      .returning({ email: users.email });
+    return moved?.email;
+  });
+  if (!done) throw new AppError('invalid_data', EMAIL_CHANGE_FAILED);
+  return `Your e-mail address is now ${done}. Sign in with it from now on.`;
+}
+
+/**
+ * Deletes accounts whose address was never verified within `days` (housekeeping runs it).
+ * `keep(userId)` is an SQL condition true for accounts another feature still needs (orders).
+ */
+export async function sweepUnverifiedAccounts(db: Reader, days: number, keep: (userId: SQL) => SQL): Promise<number> {
+  return deletedRows(
+    await db.execute(sql`
+      DELETE FROM users u
+       WHERE u.email_verified_at IS NULL AND u.deleted_at IS NULL
+         AND u.created_at < now() - make_interval(days => ${days})
+         AND NOT ${keep(sql`u.id`)}`),
+  );
+}

@@ -1,0 +1,171 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  type AccountSecurity,
+  PasskeyIdSchema,
+  PasskeyRegisterSchema,
+  PasskeySignInSchema,
+  SessionIdSchema,
+  SignInCodeSchema,
+  TotpConfirmSchema,
+  TotpDisableSchema,
+} from '../../../common/schemas/account-security.ts';
+import { users } from '../../db/schema/accounts.ts';
+import { AppError, parseInput } from '../../http/errors.ts';
+import { endOtherSessions, requireUser } from '../../http/session.ts';
+import { MESSAGES, requireRecentSignIn } from './accounts.service.ts';
+import {
+  listPasskeys,
+  PASSKEY_MESSAGES,
+  passkeyRegistrationOptions,
+  passkeySignInOptions,
+  registerPasskey,
+  removePasskey,
+  verifyPasskey,
+} from './passkeys.service.ts';
+import { endSession, listSessions } from './sessions.service.ts';
+import { clearPendingSignIn, ownerSetupRequired, pendingSignInToken, signedInAnswer, startSession } from './sign-in.ts';
+import {
+  confirmTotpSetup,
+  disableTwoStep,
+  finishSecondStep,
+  hasTwoStep,
+  recoveryCodesLeft,
+  startTotpSetup,
+  TWO_STEP_MESSAGES,
+  type TwoStepDeps,
+} from './two-step.service.ts';
+
+const SIGN_IN_AGAIN = 'For your security, please sign in again to change how you sign in.';
+
+/**
+ * Account security (issue 13): the sessions list, two-step sign-in (TOTP and recovery codes) and
+ * passkeys. JSON under the base path; every POST needs the CSRF header; 401 when signed out.
+ */
+export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps): void {
+  const { db } = deps;
+  const account = async (userId: number) => {
+    const [row] = await db
+      .select({ id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (!row) throw new AppError('unauthorized', 'Please sign in to continue.');
+    return row;
+  };
+
+  app.get('/api/account/security', async (request): Promise<AccountSecurity> => {
+    const user = await requireUser(request);
+    const [me, twoStep, left, passkeys, setupRequired] = await Promise.all([
+      account(user.id),
+      hasTwoStep(db, user.id),
+      recoveryCodesLeft(db, user.id),
+      listPasskeys(db, user.id),
+      ownerSetupRequired(deps, user.id),
+    ]);
+    return {
+      two_step: twoStep,
+      recovery_codes_left: twoStep ? left : 0,
+      passkeys,
+      has_password: Boolean(me.passwordHash),
+      setup_required: setupRequired,
+    };
+  });
+
+  // Sessions: list, end one, end every other.
+  app.get('/api/account/sessions', async (request) => {
+    const user = await requireUser(request);
+    return { sessions: await listSessions(db, user.id, request.sessionToken()) };
+  });
+
+  app.post('/api/account/sessions/sign-out-others', async (request) => {
+    const user = await requireUser(request);
+    await endOtherSessions(db, user.id, request.sessionToken());
+    return { message: 'Every other session is signed out.' };
+  });
+
+  app.post('/api/account/sessions/:id/sign-out', async (request, reply) => {
+    const user = await requireUser(request);
+    const { id } = parseInput(SessionIdSchema, request.params, 'not_found');
+    const current = (await listSessions(db, user.id, request.sessionToken())).find((s) => s.current);
+    if (current?.id === id) {
+      await reply.signOut();
+      return { message: 'You are signed out.' };
+    }
+    await endSession(db, user.id, id);
+    return { message: 'That session is signed out.' };
+  });
+
+  // The second step of a password (or Google) sign-in.
+  app.post('/api/login/code', async (request, reply) => {
+    const { code } = parseInput(SignInCodeSchema, request.body);
+    const done = await finishSecondStep(deps, pendingSignInToken(request, deps), code, request.ip);
+    clearPendingSignIn(reply, deps);
+    await startSession(deps, request, reply, done.userId, done.remember, { method: 'code' });
+    const me = await account(done.userId);
+    return signedInAnswer(deps, { id: me.id, name: me.name }, MESSAGES.loggedIn);
+  });
+
+  // Two-step sign-in: a secret and its QR code, the first code turns it on, the password turns it off.
+  app.post('/api/account/two-step/setup', async (request) => {
+    const user = await requireUser(request);
+    await requireRecentSignIn(db, user.id, request.sessionToken(), SIGN_IN_AGAIN);
+    return startTotpSetup(deps, await account(user.id));
+  });
+
+  app.post('/api/account/two-step/confirm', async (request, reply) => {
+    const user = await requireUser(request);
+    const { code } = parseInput(TotpConfirmSchema, request.body);
+    const codes = await confirmTotpSetup(deps, user.id, code, request.ip, request.sessionToken());
+    await reply.rotateSession();
+    return { message: TWO_STEP_MESSAGES.enabled, recovery_codes: codes };
+  });
+
+  app.post('/api/account/two-step/disable', async (request, reply) => {
+    const user = await requireUser(request);
+    const input = parseInput(TotpDisableSchema, request.body);
+    if (input.passkey !== undefined) {
+      await verifyPasskey(deps, input.passkey, request.ip, user.id);
+      await disableTwoStep(deps, user.id, { passkeyVerified: true }, request.ip, request.sessionToken());
+    } else {
+      if (!input.password)
+        throw new AppError('invalid_data', 'password: Enter your password to turn two-step sign-in off.');
+      await disableTwoStep(deps, user.id, { password: input.password }, request.ip, request.sessionToken());
+    }
+    await reply.rotateSession();
+    return { message: TWO_STEP_MESSAGES.disabled };
+  });
+
+  // Passkeys: register (options, then the browser's answer), list (in /security), remove.
+  app.post('/api/account/passkeys/options', async (request) => {
+    const user = await requireUser(request);
+    await requireRecentSignIn(db, user.id, request.sessionToken(), SIGN_IN_AGAIN);
+    return passkeyRegistrationOptions(deps, await account(user.id));
+  });
+
+  app.post('/api/account/passkeys', async (request, reply) => {
+    const user = await requireUser(request);
+    const input = parseInput(PasskeyRegisterSchema, request.body);
+    const passkey = await registerPasskey(deps, user.id, input.name, input.response);
+    await reply.rotateSession();
+    return { message: PASSKEY_MESSAGES.added, passkey };
+  });
+
+  app.post('/api/account/passkeys/:id/remove', async (request, reply) => {
+    const user = await requireUser(request);
+    const { id } = parseInput(PasskeyIdSchema, request.params, 'not_found');
+    await removePasskey(db, user.id, id);
+    // A new id for this session (nothing, when this very session started with that passkey and ended with it).
+    await reply.rotateSession();
+    return { message: PASSKEY_MESSAGES.removed };
+  });
+
+  // Passkey sign-in: discoverable credentials, no e-mail asked; no second step after it.
+  app.post('/api/passkeys/sign-in/options', async (request) => passkeySignInOptions(deps, request.ip));
+
+  app.post('/api/passkeys/sign-in', async (request, reply) => {
+    const input = parseInput(PasskeySignInSchema, request.body);
+    const { user, passkeyId } = await verifyPasskey(deps, input.response, request.ip);
+    await startSession(deps, request, reply, user.id, input.remember, { method: 'passkey', passkeyId });
+    return signedInAnswer(deps, user, MESSAGES.loggedIn);
+  });
+}

@@ -1,0 +1,34 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { centsToDollars } from '../../../common/money.ts';
+import type { Reader } from '../../db/open.ts';
+
+/**
+ * Orders' part of the privacy rights. An erased account's orders stay (accounting law keeps sales:
+ * amounts, kits, dates); they point at the account's pseudonymous row, so nothing here changes.
+ */
+
+/** The user's orders with their lines, oldest first, amounts in dollars as the shop shows them. */
+export async function ordersExport(db: Reader, userId: number) {
+  const { rows } = await db.execute<{
+    order_id: string;
+    status: string;
+    currency: string;
+    total_cents: number;
+    created_at: string;
+    paid_at: string | null;
+    transaction_id: string | null;
+    lines: { kit_id: number; title: string; price_cents: number; refunded_at: string | null }[];
+  }>(sql`
+    SELECT o.public_id AS order_id, o.status, o.currency, o.total_cents, o.created_at, o.paid_at, o.transaction_id,
+           COALESCE((SELECT json_agg(json_build_object('kit_id', i.kit_id, 'title', i.title, 'price_cents', i.price_cents,
+                     'refunded_at', i.refunded_at) ORDER BY i.id) FROM order_items i WHERE i.order_id = o.id), '[]') AS lines
+      FROM orders o WHERE o.user_id = ${userId} ORDER BY o.created_at, o.id`);
+  return rows.map(({ total_cents, lines, ...order }) => ({
+    ...order,
+    total: centsToDollars(total_cents),
+    lines: lines.map(({ price_cents, ...line }) => ({ ...line, price: centsToDollars(price_cents) })),
+  }));
+}
+
+/** True for a user with orders: such an account is a buyer of record and is never swept away. */
+export const hasOrdersSql = (userId: SQL): SQL => sql`EXISTS (SELECT 1 FROM orders o WHERE o.user_id = ${userId})`;

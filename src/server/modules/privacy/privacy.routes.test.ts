@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../../tests/factories/users.ts';
+import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { COOKIE_NAMES } from '../../http/cookies.ts';
+import { hashSessionToken } from '../../http/session.ts';
+
+let t: TestApp;
+let kit: { id: number; sef_id: string };
+let owner: Client;
+
+beforeAll(async () => {
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test', OWNER_EMAILS: 'boss@shop.test' });
+  kit = (await t.pool.query('SELECT id, sef_id FROM kits ORDER BY position LIMIT 1')).rows[0];
+  owner = (await signedInClient(t.app, t.pool, { email: 'boss@shop.test', password: 'boss-password-2025!' })).client;
+});
+afterAll(() => t.close());
+
+/** Gives a client a session of this user that began `ago` (an interval) ago, as a sign-in then would. */
+async function signInAs(client: Client, userId: number, ago: string) {
+  const token = randomBytes(32).toString('base64url');
+  await t.pool.query(
+    "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, now() - $3::interval, now() + interval '1 hour')",
+    [hashSessionToken(token), userId, ago],
+  );
+  client.jar.set(COOKIE_NAMES.session, token);
+}
+
+const lastMailTo = (email: string) => [...t.mails].reverse().find((m) => m.to === email);
+const linkIn = (text: string) => /(http:\/\/shop\.test\/[^\s]+)/.exec(text)?.[1];
+
+/** A verified buyer who paid for a kit, downloaded it, wrote to support and subscribed. */
+async function activeBuyer() {
+  const { client, user } = await signedInClient(t.app, t.pool, { name: 'Erin Buyer' });
+  const { order_id } = (await client.post('/api/cart', { products: [kit.id], checkout: true })).json();
+  expect((await sandboxPay(client, order_id)).statusCode).toBe(200);
+  expect((await client.get(`/download/${kit.id}`)).statusCode).toBe(200);
+  await client.post('/api/contact', { topic: 'Other', name: 'Erin', email: user.email, message: 'Hello there' });
+  await client.post('/api/subscribe', { email: user.email });
+  await t.deliverMail();
+  return { client, user, orderId: order_id as string };
+}
+
+describe('signed out', () => {
+  it('answers 401 to every account call, and 419 without the CSRF token', async () => {
+    const visitor = await createClient(t.app);
+    for (const path of ['/api/account/security', '/api/account/export', '/api/account/delete', '/api/account/email']) {
+      const res = await visitor.post(path, {});
+      expect(res.statusCode, path).toBe(401);
+      expect(res.json()).toEqual({ message: expect.any(String) });
+    }
+    const raw = await t.app.inject({ method: 'POST', url: '/api/account/export' });
+    expect(raw.statusCode).toBe(419);
+  });
+});
+
+describe('POST /api/account/export', () => {
+  it('holds the profile, sessions, order, kit, download, message and subscription, and no secret', async () => {
+    const { client, user, orderId } = await activeBuyer();
+    const res = await client.post('/api/account/export');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="kitshop-data-\d{4}-\d\d-\d\d\.json"$/);
+    const data = res.json();
+    expect(data.profile).toMatchObject({ id: user.id, name: 'Erin Buyer', email: user.email });
+    expect(data.sign_in_methods).toEqual({ password: true, google: null });
+    expect(data.sessions).toEqual([expect.objectContaining({ this_browser: true, remember_me: false })]);
+    expect(data.orders).toEqual([
+      expect.objectContaining({
+        order_id: orderId,
+        status: 'paid',
+        lines: [expect.objectContaining({ kit_id: kit.id, refunded_at: null })],
+      }),
+    ]);
+    expect(data.kits_owned).toEqual([expect.objectContaining({ kit_id: kit.id, source: orderId })]);
+    expect(data.downloads).toEqual([expect.objectContaining({ kit_id: kit.id, ip: '127.0.0.1' })]);
+    expect(data.contact_messages).toEqual([expect.objectContaining({ message: 'Hello there' })]);
+    expect(data.newsletter).toMatchObject({ email: user.email, unsubscribed_at: null });
+    expect(data.consents.newsletter.given_at).toEqual(expect.any(String));
+    const text = res.body;
+    for (const secret of ['password_hash', 'token', 'argon2', user.password]) expect(text).not.toContain(secret);
+  });
+});
+
+describe('POST /api/account/delete', () => {
+  it('refuses a wrong password or a missing confirmation, and changes nothing', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const wrong = await client.post('/api/account/delete', { password: 'not-the-password', confirmation: 'DELETE' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toEqual({ message: 'The password is not correct.' });
+    const unconfirmed = await client.post('/api/account/delete', { password: user.password, confirmation: 'delete' });
+    expect(unconfirmed.statusCode).toBe(422);
+    expect(unconfirmed.json().message).toMatch(/Type DELETE to confirm/);
+    const missing = await client.post('/api/account/delete', { confirmation: 'DELETE' });
+    expect(missing.statusCode).toBe(422);
+    expect(await client.user()).toMatchObject({ id: user.id });
+  });
+
+  it('erases the account, keeps its order pseudonymised, and frees the address for a new account', async () => {
+    const { client, user, orderId } = await activeBuyer();
+    const elsewhere = await createClient(t.app);
+    expect((await elsewhere.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+
+    const res = await client.post('/api/account/delete', { password: user.password, confirmation: 'DELETE' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toMatch(/deleted/);
+    // Every session ended: this one and the other browser's.
+    expect(await client.user()).toEqual({});
+    expect(await elsewhere.user()).toEqual({});
+    expect((await elsewhere.get(`/download/${kit.id}`)).statusCode).toBe(401);
+    const login = await createClient(t.app);
+    expect((await login.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(422);
+
+    const q = async (text: string, values: unknown[]) => (await t.pool.query(text, values)).rows;
+    expect(
+      await q('SELECT name, email, password_hash, google_sub, deleted_at FROM users WHERE id = $1', [user.id]),
+    ).toEqual([
+      {
+        name: 'Deleted account',
+        email: `deleted-${user.id}@deleted.invalid`,
+        password_hash: null,
+        google_sub: null,
+        deleted_at: expect.any(Date),
+      },
+    ]);
+    for (const table of ['sessions', 'entitlements', 'downloads', 'email_tokens', 'kit_grants']) {
+      expect(await q(`SELECT 1 FROM ${table} WHERE user_id = $1`, [user.id]), table).toEqual([]);
+    }
+    expect(await q('SELECT 1 FROM contact_messages WHERE lower(email) = lower($1)', [user.email])).toEqual([]);
+    expect(await q('SELECT 1 FROM subscribers WHERE lower(email) = lower($1)', [user.email])).toEqual([]);
+    expect(await q('SELECT subject FROM mail_outbox WHERE "to" = $1', [user.email])).toEqual([
+      { subject: 'Your Kitshop account has been deleted' },
+    ]);
+    await t.deliverMail();
+    expect(lastMailTo(user.email)!.text).toMatch(/accounting/);
+
+    // The owner still sees the sale, without the buyer's name or e-mail.
+    const order = (await owner.get(`/api/admin/orders/${orderId}`)).json();
+    expect(order).toMatchObject({ id: orderId, status: 'paid', email: '', name: 'Deleted account' });
+    expect(JSON.stringify(order)).not.toContain(user.email);
+
+    // The same address signs up again as a new, empty account.
+    const again = await createClient(t.app);
+    expect(
+      (await again.post('/api/register', { name: 'Erin Again', email: user.email, password: 'brand-new-2026!' }))
+        .statusCode,
+    ).toBe(200);
+    const fresh = await q('SELECT id, deleted_at FROM users WHERE lower(email) = lower($1)', [user.email]);
+    expect(fresh).toEqual([{ id: expect.any(Number), deleted_at: null }]);
+    expect(fresh[0].id).not.toBe(user.id);
+  });
+
+  it('asks a Google-only account for a Google sign-in of the last 10 minutes', async () => {
+    const user = await createUser(t.pool);
+    await t.pool.query("UPDATE users SET password_hash = NULL, google_sub = 'google-123' WHERE id = $1", [user.id]);
+    const client = await createClient(t.app);
+    await signInAs(client, user.id, '20 minutes');
+    const stale = await client.post('/api/account/delete', { confirmation: 'DELETE' });
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json().message).toMatch(/Sign in with Google again/);
+    expect((await client.post('/api/account/security')).json()).toEqual({
+      email: user.email,
+      hasPassword: false,
+      google: true,
+    });
+    await signInAs(client, user.id, '1 minute');
+    expect((await client.post('/api/account/delete', { confirmation: 'DELETE' })).statusCode).toBe(200);
+  });
+});
+
+describe('e-mail change', () => {
+  it('moves the account only when the link mailed to the new address is opened, once', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool, { name: 'Mover' });
+    const newEmail = `moved-${user.id}@example.com`;
+    const res = await client.post('/api/account/email', { email: newEmail });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toContain(newEmail);
+    await t.deliverMail();
+    expect(lastMailTo(user.email)!.text).toContain(newEmail);
+    const link = linkIn(lastMailTo(newEmail)!.text)!;
+    expect(link).toMatch(/^http:\/\/shop\.test\/email\/change\?token=[\w-]+&email=/);
+    // Nothing changed yet.
+    expect(
+      (await createClient(t.app).then((c) => c.post('/api/login', { email: user.email, password: user.password })))
+        .statusCode,
+    ).toBe(200);
+
+    const params = new URL(link).searchParams;
+    const body = { token: params.get('token'), email: params.get('email') };
+    const tampered = await (await createClient(t.app)).post('/api/account/email/confirm', {
+      ...body,
+      email: 'x@example.com',
+    });
+    expect(tampered.statusCode).toBe(422);
+    const confirmed = await (await createClient(t.app)).post('/api/account/email/confirm', body);
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().message).toContain(newEmail);
+    const reused = await (await createClient(t.app)).post('/api/account/email/confirm', body);
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().message).toMatch(/invalid, was already used or has expired/);
+
+    const oldLogin = await (await createClient(t.app)).post('/api/login', {
+      email: user.email,
+      password: user.password,
+    });
+    expect(oldLogin.statusCode).toBe(422);
+    const newLogin = await (await createClient(t.app)).post('/api/login', { email: newEmail, password: user.password });
+    expect(newLogin.statusCode).toBe(200);
+  });
+
+  it('sends no link for an address another account has, refuses its own and a bad one, and expires after 60 minutes', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const other = await createUser(t.pool);
+    expect((await client.post('/api/account/email', { email: other.email })).statusCode).toBe(200);
+    await t.deliverMail();
+    const taken = lastMailTo(other.email)!;
+    expect(taken.subject).toMatch(/offered for another/);
+    expect(linkIn(taken.text)).toBeUndefined();
+    const own = await client.post('/api/account/email', { email: user.email.toUpperCase() });
+    expect(own.statusCode).toBe(422);
+    expect(own.json().message).toMatch(/already your e-mail address/);
+    expect((await client.post('/api/account/email', { email: 'not-an-address' })).statusCode).toBe(422);
+
+    const newEmail = `late-${user.id}@example.com`;
+    await client.post('/api/account/email', { email: newEmail });
+    await t.deliverMail();
+    const params = new URL(linkIn(lastMailTo(newEmail)!.text)!).searchParams;
+    await t.pool.query("UPDATE email_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [
+      user.id,
+    ]);
+    const late = await client.post('/api/account/email/confirm', { token: params.get('token'), email: newEmail });
+    expect(late.statusCode).toBe(422);
+    expect((await t.pool.query('SELECT email FROM users WHERE id = $1', [user.id])).rows[0].email).toBe(user.email);
+  });
+});

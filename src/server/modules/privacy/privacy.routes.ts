@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { ChangeEmailSchema, ConfirmEmailChangeSchema, DeleteAccountSchema } from '../../../common/schemas/privacy.ts';
+import { parseInput } from '../../http/errors.ts';
+import { requireUser } from '../../http/session.ts';
+import { accountSecurity, confirmEmailChange, requestEmailChange } from '../accounts/accounts.privacy.service.ts';
+import { deleteAccount, exportAccountData, type PrivacyDeps } from './privacy.service.ts';
+
+/** The Profile tab's privacy calls: export, deletion, e-mail change (README lists them). */
+export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyDeps): void {
+  app.post('/api/account/security', async (request) => {
+    const user = await requireUser(request);
+    return accountSecurity(deps.db, user.id);
+  });
+
+  app.post('/api/account/export', async (request, reply) => {
+    const user = await requireUser(request);
+    const data = await exportAccountData(deps, user.id, request.sessionToken());
+    const day = data.exported_at.slice(0, 10);
+    reply.header('content-disposition', `attachment; filename="kitshop-data-${day}.json"`);
+    reply.header('cache-control', 'no-store');
+    return data;
+  });
+
+  app.post('/api/account/delete', async (request, reply) => {
+    const user = await requireUser(request);
+    const input = parseInput(DeleteAccountSchema, request.body);
+    await deleteAccount(deps, user.id, input.password, request.sessionToken());
+    await reply.signOut();
+    return { message: 'Your account has been deleted. A confirmation is on its way to your e-mail address.' };
+  });
+
+  app.post('/api/account/email', async (request) => {
+    const user = await requireUser(request);
+    const { email } = parseInput(ChangeEmailSchema, request.body);
+    return { message: await requestEmailChange(deps, user.id, email) };
+  });
+
+  // The link from the mail: the token proves the new address, so no sign-in is needed.
+  app.post('/api/account/email/confirm', async (request) => {
+    const { token, email } = parseInput(ConfirmEmailChangeSchema, request.body);
+    return { message: await confirmEmailChange(deps, token, email) };
+  });
+}

@@ -1,0 +1,95 @@
+import { ANALYTICS_CONSENT_MONTHS } from '../../../common/constants.ts';
+import type { Config } from '../../config.ts';
+import { accountDeletedMail } from '../../integrations/mail/account-templates.ts';
+import { enqueueMail, forgetRecipient } from '../../integrations/mail/outbox.ts';
+import type { Chore } from '../../lib/housekeeping.ts';
+import {
+  accountExport,
+  confirmAccountOwner,
+  eraseAccount,
+  sweepUnverifiedAccounts,
+} from '../accounts/accounts.privacy.service.ts';
+import type { AccountsDeps } from '../accounts/accounts.service.ts';
+import { forgetLibraryUser, libraryExport, sweepOldDownloads } from '../library/library.privacy.service.ts';
+import {
+  forgetSender,
+  messagesExport,
+  sweepOldMessageIps,
+  sweepOldMessages,
+} from '../messages/messages.privacy.service.ts';
+import { hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts';
+
+/**
+ * The rights the privacy policy promises, composed from each feature's own part: access and
+ * portability (one JSON file) and erasure. This feature owns no table.
+ */
+
+export type PrivacyDeps = AccountsDeps;
+
+/** Everything the shop holds about the account, as one JSON document (never a password or token). */
+export async function exportAccountData(deps: PrivacyDeps, userId: number, sessionToken: string | undefined) {
+  const account = await accountExport(deps.db, userId, sessionToken);
+  const [orders, library, messages] = await Promise.all([
+    ordersExport(deps.db, userId),
+    libraryExport(deps.db, userId),
+    messagesExport(deps.db, account.profile.email),
+  ]);
+  return {
+    exported_at: new Date().toISOString(),
+    shop: deps.config.publicUrl,
+    ...account,
+    orders,
+    kits_owned: library.kits.filter((kit) => kit.revoked_at === null),
+    kits_held_before: library.kits.filter((kit) => kit.revoked_at !== null),
+    kit_grants: library.grants,
+    downloads: library.downloads,
+    contact_messages: messages.contact_messages,
+    newsletter: messages.newsletter,
+    consents: {
+      newsletter: messages.newsletter
+        ? { given_at: messages.newsletter.subscribed_at, withdrawn_at: messages.newsletter.unsubscribed_at }
+        : null,
+      analytics: `Kept only in your browser (local storage) for ${ANALYTICS_CONSENT_MONTHS} months, never on our server; change it with Cookie Settings.`,
+    },
+  };
+}
+
+/**
+ * Deletes the account in one transaction, once its owner is proven: sessions, sign-in methods,
+ * profile, kits and download logs, contact messages, the newsletter subscription and the mails to
+ * its address go; the orders stay, pseudonymised, for accounting. A goodbye mail goes to the old
+ * address.
+ */
+export async function deleteAccount(
+  deps: PrivacyDeps,
+  userId: number,
+  password: string | undefined,
+  sessionToken: string | undefined,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const user = await confirmAccountOwner(tx, deps, userId, password, sessionToken);
+    await forgetLibraryUser(tx, userId);
+    await forgetSender(tx, user.email);
+    await forgetRecipient(tx, user.email);
+    await eraseAccount(tx, userId);
+    await enqueueMail(tx, accountDeletedMail(deps.config, user));
+  });
+  deps.mailQueued();
+}
+
+/**
+ * The retention limits as housekeeping chores (one source for the numbers: `config.retentionDays`,
+ * which the privacy policy states): contact messages after MESSAGE_RETENTION_DAYS, download logs
+ * and IP addresses after 180 days, accounts never verified after 30 days (unless they have orders).
+ */
+export function retentionChores(days: Config['retentionDays']): Chore[] {
+  return [
+    { name: 'old contact messages', run: (db) => sweepOldMessages(db, days.contactMessages) },
+    { name: 'old IP addresses of contact messages', run: (db) => sweepOldMessageIps(db, days.downloadLogsAndIps) },
+    { name: 'old download logs', run: (db) => sweepOldDownloads(db, days.downloadLogsAndIps) },
+    {
+      name: 'unverified accounts',
+      run: (db) => sweepUnverifiedAccounts(db, days.unverifiedAccounts, hasOrdersSql),
+    },
+  ];
+}

@@ -1,0 +1,313 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for GitHub, following its documented REST and OAuth web-flow contract closely
+ * enough that the shop's real client (Octokit, fetch) runs against it unchanged:
+ *
+ * - OAuth: `GET /login/oauth/authorize` (as a person who clicks "Authorize": straight back to
+ *   `redirect_uri` with `code` and the same `state`), `POST /login/oauth/access_token` (checks the
+ *   client, the code, the redirect URI and the PKCE verifier; answers JSON when asked), `GET /user`.
+ * - REST under `/api`: collaborators (PUT, GET, DELETE) and repository invitations (GET, DELETE),
+ *   each checking the bearer token, `Accept: application/vnd.github+json`, `X-GitHub-Api-Version`,
+ *   a `User-Agent` and the JSON body.
+ * - Failures injected ahead of time (`failNext`): a status with headers and body, a number of times.
+ * - Control over HTTP under `/_stand-in/` for the e2e stack and the bench (another process).
+ */
+
+export type StandInUser = { id: number; login: string };
+export type Invitation = { id: number; repository: string; login: string; created_at: string };
+export type Failure = {
+  method?: string;
+  /** Matches when the request path contains it (e.g. `/collaborators/`). */
+  path?: string;
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  times?: number;
+};
+export type RecordedCall = { method: string; path: string; status: number; at: number };
+
+export type GithubStandInOptions = {
+  token: string;
+  clientId: string;
+  clientSecret: string;
+  /** `owner/name` of the repositories that exist. */
+  repositories: string[];
+};
+
+const API_VERSION = '2022-11-28';
+
+export async function startGithubStandIn(options: GithubStandInOptions) {
+  const users = new Map<string, StandInUser>(); // by lower-cased login
+  const collaborators = new Map<string, Set<string>>(options.repositories.map((r) => [r.toLowerCase(), new Set()]));
+  const invitations: Invitation[] = [];
+  const failures: Failure[] = [];
+  const calls: RecordedCall[] = [];
+  const codes = new Map<string, { user: StandInUser; challenge: string; redirectUri: string }>();
+  const userTokens = new Map<string, StandInUser>();
+  let nextUser: StandInUser | undefined;
+  let nextInvitationId = 1000;
+  const problems: string[] = [];
+
+  const addUser = (user: StandInUser) => {
+    users.set(user.login.toLowerCase(), user);
+    return user;
+  };
+
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, {
+      ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      ...headers,
+    });
+    res.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let data = '';
+      req.on('data', (chunk) => {
+        data += chunk;
+      });
+      req.on('end', () => resolve(data));
+    });
+
+  /** What a REST call must carry; a wrong one is answered as GitHub would, and remembered. */
+  const checkRestHeaders = (req: IncomingMessage): { status: number; message: string } | undefined => {
+    const problem = (status: number, message: string) => {
+      problems.push(`${req.method} ${req.url}: ${message}`);
+      return { status, message };
+    };
+    if (req.headers.authorization !== `Bearer ${options.token}`) return problem(401, 'Bad credentials');
+    if (req.headers.accept !== 'application/vnd.github+json')
+      return problem(415, `Accept must be application/vnd.github+json, not ${req.headers.accept}`);
+    if (req.headers['x-github-api-version'] !== API_VERSION)
+      return problem(400, `X-GitHub-Api-Version must be ${API_VERSION}`);
+    if (!req.headers['user-agent']) return problem(403, 'A User-Agent header is required');
+    return undefined;
+  };
+
+  const takeFailure = (method: string, path: string) => {
+    const index = failures.findIndex((f) => (!f.method || f.method === method) && (!f.path || path.includes(f.path)));
+    if (index < 0) return undefined;
+    const failure = failures[index]!;
+    failure.times = (failure.times ?? 1) - 1;
+    if (failure.times <= 0) failures.splice(index, 1);
+    return failure;
+  };
+
+  const invitationOf = (repository: string, login: string) =>
+    invitations.find((i) => i.repository === repository && i.login.toLowerCase() === login.toLowerCase());
+
+  const invitationJson = (i: Invitation) => ({
+    id: i.id,
+    repository: { full_name: i.repository, html_url: `${url}/${i.repository}` },
+    invitee: { login: i.login, id: users.get(i.login.toLowerCase())?.id },
+    permissions: 'read',
+    created_at: i.created_at,
+    html_url: `${url}/${i.repository}/invitations`,
+  });
+
+  async function handleRest(req: IncomingMessage, res: ServerResponse, path: string, method: string) {
+    const bad = checkRestHeaders(req);
+    if (bad) return send(res, bad.status, { message: bad.message, documentation_url: 'https://docs.github.com/rest' });
+    const failure = takeFailure(method, path);
+    if (failure) return send(res, failure.status, failure.body ?? { message: 'Injected failure' }, failure.headers);
+
+    const repoMatch = path.match(/^\/repos\/([^/]+)\/([^/]+)\/(collaborators|invitations)(?:\/([^/]+))?$/);
+    if (!repoMatch) return send(res, 404, { message: 'Not Found' });
+    const repository = `${decodeURIComponent(repoMatch[1]!)}/${decodeURIComponent(repoMatch[2]!)}`.toLowerCase();
+    const members = collaborators.get(repository);
+    if (!members) return send(res, 404, { message: 'Not Found' });
+    const kind = repoMatch[3];
+    const last = repoMatch[4] ? decodeURIComponent(repoMatch[4]) : undefined;
+
+    if (kind === 'collaborators' && last) {
+      const login = last.toLowerCase();
+      if (method === 'PUT') {
+        const raw = await readBody(req);
+        let body: { permission?: unknown };
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          problems.push(`PUT ${path}: body is not JSON: ${raw}`);
+          return send(res, 400, { message: 'Problems parsing JSON' });
+        }
+        if (req.headers['content-type']?.startsWith('application/json') !== true)
+          problems.push(`PUT ${path}: content-type ${req.headers['content-type']}`);
+        if (body.permission !== 'pull') {
+          problems.push(`PUT ${path}: permission ${String(body.permission)}`);
+          return send(res, 422, { message: 'Validation Failed', errors: [{ field: 'permission', code: 'invalid' }] });
+        }
+        const user = users.get(login);
+        if (!user)
+          return send(res, 422, { message: 'Validation Failed', errors: [{ field: 'username', code: 'invalid' }] });
+        if (members.has(login)) return send(res, 204);
+        let invitation = invitationOf(repository, login);
+        if (!invitation) {
+          invitation = { id: nextInvitationId++, repository, login: user.login, created_at: new Date().toISOString() };
+          invitations.push(invitation);
+        }
+        return send(res, 201, invitationJson(invitation));
+      }
+      if (method === 'GET')
+        return send(res, members.has(login) ? 204 : 404, members.has(login) ? undefined : { message: 'Not Found' });
+      if (method === 'DELETE') {
+        members.delete(login);
+        return send(res, 204);
+      }
+    }
+    if (kind === 'invitations' && !last && method === 'GET') {
+      const query = new URL(req.url!, 'http://x').searchParams;
+      const perPage = Math.min(Number(query.get('per_page') ?? 30), 100);
+      const page = Number(query.get('page') ?? 1);
+      const all = invitations.filter((i) => i.repository === repository);
+      const slice = all.slice((page - 1) * perPage, page * perPage);
+      const headers: Record<string, string> = {};
+      if (page * perPage < all.length)
+        headers.link = `<${url}/api${path}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      return send(res, 200, slice.map(invitationJson), headers);
+    }
+    if (kind === 'invitations' && last && method === 'DELETE') {
+      const index = invitations.findIndex((i) => i.repository === repository && String(i.id) === last);
+      if (index < 0) return send(res, 404, { message: 'Not Found' });
+      invitations.splice(index, 1);
+      return send(res, 204);
+    }
+    return send(res, 404, { message: 'Not Found' });
+  }
+
+  async function handleOAuth(req: IncomingMessage, res: ServerResponse, path: string, method: string) {
+    const query = new URL(req.url!, 'http://x').searchParams;
+    if (path === '/login/oauth/authorize' && method === 'GET') {
+      const redirectUri = query.get('redirect_uri') ?? '';
+      const state = query.get('state');
+      const challenge = query.get('code_challenge');
+      if (query.get('client_id') !== options.clientId) return send(res, 404, { message: 'Unknown client_id' });
+      if (!redirectUri || !state || !challenge || query.get('code_challenge_method') !== 'S256') {
+        problems.push(`authorize without redirect_uri, state or S256 code_challenge: ${req.url}`);
+        return send(res, 400, { message: 'redirect_uri, state and an S256 code_challenge are required' });
+      }
+      const user = nextUser ?? addUser({ id: 90_000 + users.size, login: `octo-${users.size}` });
+      const code = randomBytes(10).toString('hex');
+      codes.set(code, { user, challenge, redirectUri });
+      const back = new URL(redirectUri);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', state);
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    if (path === '/login/oauth/access_token' && method === 'POST') {
+      const raw = await readBody(req);
+      const type = req.headers['content-type'] ?? '';
+      const body: Record<string, string> = type.includes('json')
+        ? JSON.parse(raw || '{}')
+        : Object.fromEntries(new URLSearchParams(raw));
+      if (!String(req.headers.accept).includes('application/json')) {
+        problems.push('access_token without Accept: application/json');
+        res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' });
+        return res.end('error=accept_json_please');
+      }
+      const grant = codes.get(body.code ?? '');
+      codes.delete(body.code ?? '');
+      const verifierOk =
+        grant &&
+        createHash('sha256')
+          .update(body.code_verifier ?? '')
+          .digest('base64url') === grant.challenge;
+      if (body.client_id !== options.clientId || body.client_secret !== options.clientSecret)
+        return send(res, 200, { error: 'incorrect_client_credentials' });
+      if (!grant) return send(res, 200, { error: 'bad_verification_code' });
+      if (body.redirect_uri && body.redirect_uri !== grant.redirectUri)
+        return send(res, 200, { error: 'redirect_uri_mismatch' });
+      if (!verifierOk) return send(res, 200, { error: 'bad_verification_code', error_description: 'PKCE failed' });
+      const token = `gho_${randomBytes(16).toString('hex')}`;
+      userTokens.set(token, grant.user);
+      return send(res, 200, { access_token: token, token_type: 'bearer', scope: '' });
+    }
+    return undefined;
+  }
+
+  const server = createServer(async (req, res) => {
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    try {
+      if (path.startsWith('/_stand-in/')) return await handleControl(req, res, path, method);
+      const recorded = { method, path: path.startsWith('/api/') ? path.slice(4) : path, status: 0, at: Date.now() };
+      calls.push(recorded);
+      res.on('finish', () => {
+        recorded.status = res.statusCode;
+      });
+      if (path.startsWith('/login/oauth/')) {
+        if ((await handleOAuth(req, res, path, method)) !== undefined || res.headersSent) return;
+      } else if (path === '/api/user' && method === 'GET') {
+        const user = userTokens.get(String(req.headers.authorization).replace(/^(Bearer|token) /, ''));
+        if (!user) return send(res, 401, { message: 'Bad credentials' });
+        return send(res, 200, { id: user.id, login: user.login, type: 'User' });
+      } else if (path.startsWith('/api/')) return await handleRest(req, res, recorded.path, method);
+      return send(res, 404, { message: 'Not Found' });
+    } catch (error) {
+      problems.push(`${method} ${path}: ${String(error)}`);
+      if (!res.headersSent) send(res, 500, { message: 'stand-in error' });
+    }
+  });
+
+  /** The same controls over HTTP, for a stand-in running in another process. */
+  async function handleControl(req: IncomingMessage, res: ServerResponse, path: string, method: string) {
+    const body = method === 'POST' ? JSON.parse((await readBody(req)) || '{}') : {};
+    if (path === '/_stand-in/next-user' && method === 'POST') return send(res, 200, control.setNextUser(body));
+    if (path === '/_stand-in/accept' && method === 'POST')
+      return send(res, 200, { accepted: control.accept(body.repository, body.login) });
+    if (path === '/_stand-in/fail' && method === 'POST') {
+      control.failNext(body);
+      return send(res, 200, {});
+    }
+    if (path === '/_stand-in/state' && method === 'GET') return send(res, 200, control.state());
+    return send(res, 404, { message: 'Not Found' });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const control = {
+    url,
+    /** GITHUB_API_URL for the shop. */
+    apiUrl: `${url}/api`,
+    /** GITHUB_WEB_URL for the shop. */
+    webUrl: url,
+    addUser,
+    /** The account the next OAuth authorisation signs in as (created if new). */
+    setNextUser(user: StandInUser) {
+      nextUser = addUser(user);
+      return nextUser;
+    },
+    failNext(failure: Failure) {
+      failures.push({ times: 1, ...failure });
+    },
+    /** The invitee accepts on GitHub: the invitation becomes a collaborator. */
+    accept(repository: string, login: string) {
+      const invitation = invitationOf(repository.toLowerCase(), login);
+      if (!invitation) return false;
+      invitations.splice(invitations.indexOf(invitation), 1);
+      collaborators.get(invitation.repository)?.add(login.toLowerCase());
+      return true;
+    },
+    invitations: () => invitations.map((i) => ({ ...i })),
+    collaborators: (repository: string) => [...(collaborators.get(repository.toLowerCase()) ?? [])],
+    calls: () => calls.map((c) => ({ ...c })),
+    /** Requests that broke the contract (wrong headers, body, state): a test expects none. */
+    problems: () => [...problems],
+    state() {
+      return {
+        invitations: control.invitations(),
+        collaborators: Object.fromEntries([...collaborators].map(([r, s]) => [r, [...s]])),
+        calls: control.calls(),
+        problems: control.problems(),
+      };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  return control;
+}
+export type GithubStandIn = Awaited<ReturnType<typeof startGithubStandIn>>;
