@@ -169,6 +169,10 @@ describe('redemptions', () => {
     expect((await sandboxPay(client, cart.order_id)).statusCode).toBe(200);
     expect(await orderRow(cart.order_id)).toMatchObject({ status: 'paid' });
     expect((await codeNamed('ONCE')).redemptions).toBe(1);
+    expect((await owner.get(`/api/admin/orders/${cart.order_id}`)).json()).toMatchObject({
+      total: 24.5,
+      discount: { code: 'ONCE', amount: 24.5 },
+    });
     // Once per customer: the same buyer cannot use it on another kit.
     const again = await client.post('/api/cart', { products: [beta], discount_code: 'ONCE' });
     expect(again.statusCode).toBe(409);

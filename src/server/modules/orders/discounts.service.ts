@@ -265,3 +265,13 @@ export async function importCatalogDiscounts(db: Database, entries: unknown, opt
   }
   return { created, skipped };
 }
+
+/** The code an order was priced with and what it took off (dollars), for the owner's order page. */
+export async function orderDiscount(db: Db, publicId: string): Promise<{ code: string; amount: number } | null> {
+  const [row] = await db
+    .select({ code: discountCodes.code, cents: orders.discountCents })
+    .from(orders)
+    .innerJoin(discountCodes, eq(discountCodes.id, orders.discountCodeId))
+    .where(eq(orders.publicId, publicId));
+  return row ? { code: row.code, amount: centsToDollars(row.cents) } : null;
+}
