@@ -5,7 +5,7 @@ import { BackupError, restoreBackup, writeBackup } from './backup.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { connectRunningEmbeddedPostgres, type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
-import { DISCOUNTS_USAGE, parseDiscountArgs, runDiscounts } from './discounts-cli.ts';
+import { DISCOUNTS_USAGE, importDiscountsFile, parseDiscountArgs, runDiscounts } from './discounts-cli.ts';
 import { openStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { CatalogContentError } from './modules/catalog/catalog.read.ts';
@@ -163,6 +163,7 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
     for (const [label, list] of Object.entries(report)) {
       console.log(`  ${label.padEnd(9)} ${list.length}${list.length ? `: ${list.join(', ')}` : ''}`);
     }
+    for (const line of await importDiscountsFile(db, config)) console.log(`  ${line}`);
     return 0;
   } finally {
     await pool.end();

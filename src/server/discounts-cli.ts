@@ -1,10 +1,18 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DiscountCreate, DiscountCreateSchema } from '../common/schemas/discounts.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import { allKits } from './modules/catalog/catalog.owner.service.ts';
-import { createDiscount, listDiscounts, ownerDiscount, setDiscountActive } from './modules/orders/discounts.service.ts';
+import {
+  createDiscount,
+  importCatalogDiscounts,
+  listDiscounts,
+  ownerDiscount,
+  setDiscountActive,
+} from './modules/orders/discounts.service.ts';
 
 export const DISCOUNTS_USAGE = `  npm run discounts -- create CODE (--percent N | --amount DOLLARS) [--kits SEF_ID,...]
                     [--starts DATE] [--ends DATE] [--max N] [--once] [--paddle dsc_...]
@@ -119,4 +127,22 @@ export async function runDiscounts(db: Database, config: Config, parsed: Discoun
     }
     throw error;
   }
+}
+
+/**
+ * The catalog's discount codes (`CATALOG_DIR/discounts.json`, optional), created when missing:
+ * by `npm run catalog` and by the first start's import. Answers lines for the log.
+ */
+export async function importDiscountsFile(db: Database, config: Config): Promise<string[]> {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(await fs.readFile(path.join(config.catalogDir, 'discounts.json'), 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    return [`discounts.json: not valid JSON (${(error as Error).message})`];
+  }
+  const { created, skipped } = await importCatalogDiscounts(db, entries, {
+    paddle: config.paymentProvider === 'paddle',
+  });
+  return [...(created.length > 0 ? [`discount codes created: ${created.join(', ')}`] : []), ...skipped];
 }

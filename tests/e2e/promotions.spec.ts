@@ -141,6 +141,7 @@ test.describe('discount codes', () => {
   });
 
   test('the owner creates and pauses a code in the console', async ({ browser, db, isMobile }) => {
+    test.setTimeout(60_000); // two browsers and a sign-in through the form
     const viewport = isMobile ? { width: 390, height: 844 } : { width: 1440, height: 900 };
     const owner = await ownerConsole(browser, db, viewport);
     const { page } = owner;
@@ -176,6 +177,7 @@ test.describe('bundles', () => {
     snap,
     isMobile,
   }) => {
+    test.setTimeout(60_000); // a whole payment journey
     const { products } = await loadCatalog(request);
     const bundle = products.find((p) => (p.includes ?? []).length > 0)!;
     const separately = bundle.includes!.reduce((sum, k) => sum + k.price, 0);

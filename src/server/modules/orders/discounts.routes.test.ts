@@ -87,6 +87,22 @@ describe('owner discount calls', () => {
     expect(activity.map((a: { action: string }) => a.action)).toEqual(['pause discount', 'create discount']);
   });
 
+  it('creates the catalog codes (discounts.json) once, never undoing a pause by an owner', async () => {
+    const { importCatalogDiscounts } = await import('./discounts.service.ts');
+    const entries = [{ code: 'Demo20', percent_off: 20 }, { code: 'Broken' }, { code: 'X' }];
+    const first = await importCatalogDiscounts(t.db, entries, { paddle: false });
+    expect(first.created).toEqual(['Demo20']);
+    expect(first.skipped).toEqual([
+      'discounts.json: 1.percent_off: give either percent_off or amount_off',
+      'discounts.json: 2.code: must be at least 2 characters',
+    ]);
+    await owner.post('/api/admin/discounts/demo20', { active: false });
+    expect((await importCatalogDiscounts(t.db, entries, { paddle: false })).created).toEqual([]);
+    expect((await codeNamed('Demo20')).active).toBe(false);
+    const paddle = await importCatalogDiscounts(t.db, [{ code: 'PaddleLess', percent_off: 5 }], { paddle: true });
+    expect(paddle.skipped[0]).toMatch(/PaddleLess: paddle_discount_id: required/);
+  });
+
   it('is for owners only, with the CSRF token', async () => {
     const customer = await buyer();
     expect((await customer.get('/api/admin/discounts')).statusCode).toBe(403);
@@ -153,6 +169,10 @@ describe('redemptions', () => {
     expect((await sandboxPay(client, cart.order_id)).statusCode).toBe(200);
     expect(await orderRow(cart.order_id)).toMatchObject({ status: 'paid' });
     expect((await codeNamed('ONCE')).redemptions).toBe(1);
+    expect((await owner.get(`/api/admin/orders/${cart.order_id}`)).json()).toMatchObject({
+      total: 24.5,
+      discount: { code: 'ONCE', amount: 24.5 },
+    });
     // Once per customer: the same buyer cannot use it on another kit.
     const again = await client.post('/api/cart', { products: [beta], discount_code: 'ONCE' });
     expect(again.statusCode).toBe(409);

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { centsToDollars, parseDollarsToCents } from '../../../common/money.ts';
-import type { DiscountCreateSchema, OwnerDiscount } from '../../../common/schemas/discounts.ts';
+import { DiscountCreateSchema, type OwnerDiscount } from '../../../common/schemas/discounts.ts';
 import type { Database } from '../../db/open.ts';
 import { discountCodes, discountRedemptions, orderItems, orders } from '../../db/schema/orders.ts';
 import { AppError } from '../../http/errors.ts';
@@ -238,3 +238,40 @@ export const paidLinesOf = (userId: number) =>
     inArray(orders.status, ['paid', 'partially_refunded']),
     isNull(orderItems.refundedAt),
   )!;
+
+/**
+ * The catalog's own codes (`discounts.json` beside `kits/`, the demo's launch code): each created
+ * once, when no code of that name exists; an owner's later change (a pause) is never undone.
+ * With Paddle, a code without its Paddle discount is left out (it would charge the full price).
+ * Answers the codes created and those left out, with why.
+ */
+export async function importCatalogDiscounts(db: Database, entries: unknown, options: { paddle: boolean }) {
+  const created: string[] = [];
+  const skipped: string[] = [];
+  for (const [i, entry] of (Array.isArray(entries) ? entries : []).entries()) {
+    const input = DiscountCreateSchema.safeParse(entry);
+    if (!input.success) {
+      const issue = input.error.issues[0]!;
+      skipped.push(`discounts.json: ${i}.${issue.path.join('.')}: ${issue.message}`);
+      continue;
+    }
+    if (await findDiscount(db, input.data.code)) continue;
+    try {
+      created.push((await createDiscount(db, input.data, options)).code);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      skipped.push(`discounts.json: ${input.data.code}: ${error.message}`);
+    }
+  }
+  return { created, skipped };
+}
+
+/** The code an order was priced with and what it took off (dollars), for the owner's order page. */
+export async function orderDiscount(db: Db, publicId: string): Promise<{ code: string; amount: number } | null> {
+  const [row] = await db
+    .select({ code: discountCodes.code, cents: orders.discountCents })
+    .from(orders)
+    .innerJoin(discountCodes, eq(discountCodes.id, orders.discountCodeId))
+    .where(eq(orders.publicId, publicId));
+  return row ? { code: row.code, amount: centsToDollars(row.cents) } : null;
+}
