@@ -40,8 +40,10 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node --import tsx tests/setup/e2e-stack.ts',
-    url: `${SHOP_URL}/readyz`,
-    timeout: 120_000,
+    // The owner console's shop starts last: the stack is ready when it answers.
+    url: `${OWNER_SHOP_URL}/readyz`,
+    // E2E_STACK=nginx starts nginx and two instances per shop: more to start.
+    timeout: process.env.E2E_STACK === 'nginx' ? 240_000 : 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',

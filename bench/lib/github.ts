@@ -67,7 +67,7 @@ export async function measurePayToInvitation(
         [publicId, userId, kit.price_cents, String(kit.id)],
       );
       await db.query(
-        `INSERT INTO order_items (order_id, kit_id, title, price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $4)`,
+        `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $3, $4)`,
         [rows[0].id, kit.id, kit.price_cents, kit.paddle_price_id],
       );
       const body = JSON.stringify(

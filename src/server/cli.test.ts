@@ -63,6 +63,19 @@ describe('owner commands while the store runs on the embedded database', () => {
     expect((await ownerCommand({ DATA_DIR: dataDir }, 'owner', 'list')).stdout).toMatch(/^No owners yet/);
   });
 
+  it('creates, lists, pauses and resumes discount codes', async () => {
+    const env = { DATA_DIR: dataDir };
+    const created = await ownerCommand(env, 'discounts', 'create', 'Launch', '--percent', '25', '--max', '5', '--once');
+    expect(created).toMatchObject({ code: 0 });
+    expect(created.stdout).toMatch(/^Created Launch\s+25% off\s+0\/5 used\s+active\s+every kit\s+once per customer/);
+    const duplicate = await ownerCommand(env, 'discounts', 'create', 'LAUNCH', '--amount', '5');
+    expect(duplicate).toMatchObject({ code: 1, stdout: '' });
+    expect(duplicate.stderr).toMatch(/exists already/);
+    expect((await ownerCommand(env, 'discounts', 'pause', 'launch')).stdout).toBe('Launch is paused.\n');
+    expect((await ownerCommand(env, 'discounts', 'list')).stdout).toMatch(/^Launch\s+25% off\s+0\/5 used\s+paused/);
+    expect((await ownerCommand(env, 'discounts', 'resume', 'LAUNCH')).stdout).toBe('Launch is active.\n');
+  });
+
   it('says in one line what to do when the database cannot be reached, without a stack trace', async () => {
     const failed = await ownerCommand({ DATABASE_URL: 'postgres://kitshop:x@127.0.0.1:1/kitshop' }, 'messages', 'list');
     expect(failed.code).toBe(1);

@@ -5,6 +5,7 @@ import { BackupError, restoreBackup, writeBackup } from './backup.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { connectRunningEmbeddedPostgres, type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
+import { DISCOUNTS_USAGE, importDiscountsFile, parseDiscountArgs, runDiscounts } from './discounts-cli.ts';
 import { openStorage } from './integrations/storage/storage.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { CatalogContentError } from './modules/catalog/catalog.read.ts';
@@ -26,7 +27,8 @@ const USAGE = `Usage:
   npm run seed -- --customers 50000 --orders 100000
                                     demo customers and 18 months of sales (a demo database only)
   npm run backup -- FILE            a consistent backup of the database and the stored files, while the store runs
-  npm run restore -- FILE           restores a backup into an empty DATA_DIR (or empty database and bucket)`;
+  npm run restore -- FILE           restores a backup into an empty DATA_DIR (or empty database and bucket)
+${DISCOUNTS_USAGE}`;
 
 /** A visitor's text for the terminal: one line, no control characters (no escape sequences). */
 const printable = (text: string) =>
@@ -85,7 +87,13 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
     console.error(seed);
     return 64;
   }
+  const discounts = command === 'discounts' ? parseDiscountArgs(process.argv.slice(3)) : undefined;
+  if (typeof discounts === 'string') {
+    console.error(discounts === DISCOUNTS_USAGE ? USAGE : discounts);
+    return 64;
+  }
   const known =
+    discounts !== undefined ||
     command === 'catalog' ||
     command === 'seed' ||
     (command === 'owner' &&
@@ -102,6 +110,7 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
   try {
     const db = openDatabase(pool);
     if (command === 'backup' || command === 'restore') return await backupCommand(command, config, pool, sub!);
+    if (discounts) return await runDiscounts(db, config, discounts);
     if (command === 'subscribers') {
       const csv = await subscriberCsvLines(db);
       if (!arg) {
@@ -154,6 +163,7 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
     for (const [label, list] of Object.entries(report)) {
       console.log(`  ${label.padEnd(9)} ${list.length}${list.length ? `: ${list.join(', ')}` : ''}`);
     }
+    for (const line of await importDiscountsFile(db, config)) console.log(`  ${line}`);
     return 0;
   } finally {
     await pool.end();

@@ -210,8 +210,8 @@ export async function seedDemoSales(pool: pg.Pool, options: SeedOptions): Promis
     );
     await step(
       'order lines',
-      `INSERT INTO order_items (order_id, kit_id, title, price_cents, paddle_price_id, transaction_item_id, refunded_at)
-       SELECT ord.id, l.kit_id, l.title, l.price_cents, l.paddle_price_id,
+      `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id, transaction_item_id, refunded_at)
+       SELECT ord.id, l.kit_id, l.title, l.price_cents, l.price_cents, l.paddle_price_id,
               CASE WHEN o.status <> 'pending' THEN 'txnitm_' || substr(md5(o.h || l.i), 1, 26) END, l.refunded_at
          FROM seed_lines l JOIN seed_orders o ON o.j = l.j JOIN orders ord ON ord.public_id = 'ord_' || substr(o.h, 1, 24)`,
     );

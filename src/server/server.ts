@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool, withAdvisoryLock } from './db/open.ts';
+import { importDiscountsFile } from './discounts-cli.ts';
 import type { ShellTemplate } from './http/page-shell.ts';
 import { sweepExpiredCounters } from './http/rate-limit.ts';
 import { sweepEndedSessions } from './http/session.ts';
@@ -140,6 +141,7 @@ export async function startServer(
     await importCatalogOnFirstStart(pool, async () => {
       const report = await importCatalog(db, storage, config.catalogDir);
       log.info(`first start: imported ${report.created.length} kits from ${config.catalogDir}`);
+      for (const line of await importDiscountsFile(db, config)) log.info(`first start: ${line}`);
     });
     const catalog = createCatalog(db);
     const listener = listenForCatalogChanges(() => pool.connect(), catalog.invalidate, log);
@@ -153,9 +155,9 @@ export async function startServer(
         { name: 'expired rate-limit counters', run: sweepExpiredCounters },
         { name: 'ended sessions', run: sweepEndedSessions },
         { name: 'spent e-mail links', run: sweepSpentLinks },
+        { name: 'expired sign-in challenges', run: sweepExpiredChallenges },
         { name: 'expired GitHub connection states', run: sweepOauthStates },
         ...retentionChores(config.retentionDays),
-        { name: 'expired sign-in challenges', run: sweepExpiredChallenges },
       ],
       log,
       config.housekeepingIntervalMs,

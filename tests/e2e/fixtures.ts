@@ -131,6 +131,7 @@ type Kit = {
   discounted_from: number | null;
   version: string;
   released_on: string | null;
+  includes?: { id: number; sef_id: string; title: string; price: number }[];
 };
 type KitProduct = Kit & {
   documentation: boolean;

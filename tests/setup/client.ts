@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type pg from 'pg';
+import { signPaddleBody } from '../../src/server/integrations/payments/signature.ts';
 import { createUser, grantKits, type UserOverrides } from '../factories/users.ts';
 
 /**
@@ -101,4 +102,15 @@ export async function sandboxPay(browser: Client, orderId: string) {
     { order_id: orderId, card_number: '4242 4242 4242 4242' },
     { 'x-csrf-token': csrf },
   );
+}
+
+/** Posts a payment event to the webhook signed with this secret, as Paddle (or the sandbox) delivers it. */
+export function deliverWebhook(app: FastifyInstance, event: object, secret: string) {
+  const body = JSON.stringify(event);
+  return app.inject({
+    method: 'POST',
+    url: '/api/webhooks/paddle',
+    headers: { 'content-type': 'application/json', 'paddle-signature': signPaddleBody(body, secret) },
+    payload: body,
+  });
 }

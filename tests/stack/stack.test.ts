@@ -188,8 +188,12 @@ describe('two instances behind nginx', () => {
     const addresses = Array.from({ length: 4 }, (_, i) => `stack-${process.pid}-${i}@example.com`);
     for (const [i, email] of addresses.entries()) {
       const client = await visitor(`198.51.100.${i + 1}`);
-      const res = await client.post('/api/register', { name: 'Stack Visitor', email, password: 'stack-visitor-pass' });
-      expect(res.status).toBe(200);
+      const res = await client.post('/api/register', {
+        name: 'Margaret Hamilton',
+        email,
+        password: 'apollo-guidance-1969',
+      });
+      expect(res.status, res.body).toBe(200);
     }
     await expect.poll(() => smtp.received.length - already, { timeout: 15_000 }).toBe(addresses.length);
     await new Promise((r) => setTimeout(r, 2_500));

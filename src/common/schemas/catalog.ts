@@ -14,6 +14,10 @@ export const KitSummarySchema = z.object({
   /** The current version and the day it was released (`YYYY-MM-DD`; null if the store never recorded it). */
   version: z.string(),
   released_on: z.string().nullable(),
+  /** A bundle's kits, each with its own price (the saving is their sum less the bundle's); absent for a single kit. */
+  includes: z
+    .array(z.object({ id: z.number().int(), sef_id: z.string(), title: z.string(), price: z.number() }))
+    .optional(),
 });
 
 export const KitDetailsSchema = z.object({
@@ -49,5 +53,6 @@ export const SefIdParamsSchema = z.object({
 });
 
 export type KitSummary = z.infer<typeof KitSummarySchema>;
+export type IncludedKit = NonNullable<KitSummary['includes']>[number];
 export type KitProduct = z.infer<typeof KitProductSchema>;
 export type KitDocs = z.infer<typeof KitDocsSchema>;

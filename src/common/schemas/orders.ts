@@ -4,6 +4,13 @@ import { z } from 'zod';
 export const CartRequestSchema = z.object({
   products: z.array(z.number().int().positive().max(2_147_483_647)).max(100, 'Too many items in the cart.'),
   checkout: z.boolean().optional().default(false),
+  /** A discount code (any case); empty or null means none. */
+  discount_code: z
+    .string()
+    .trim()
+    .max(40, 'discount_code: at most 40 characters.')
+    .nullish()
+    .transform((v) => v || undefined),
 });
 
 export type CartRequest = z.input<typeof CartRequestSchema>;
@@ -16,13 +23,35 @@ export const CartItemSchema = z.object({
   price: z.number(),
   purchased: z.boolean(),
   paddle_id: z.string(),
+  /** The kit's price before an upgrade price or a code; `price` is what is paid for the line. */
+  original_price: z.number().optional(),
+  /** A bundle priced for a buyer who owns some of its kits: the price before a code, and why. */
+  upgrade: z.object({ price: z.number(), reason: z.string() }).nullable().optional(),
+  /** Set when a bundle in the same cart includes this kit: it is left out of the order. */
+  included_in: z.string().nullable().optional(),
+});
+/** A code applied to the cart: what it took off in all, in dollars. */
+export const CartDiscountSchema = z.object({
+  code: z.string(),
+  amount: z.number(),
+  percent_off: z.number().nullable(),
+  amount_off: z.number().nullable(),
+  /** With Paddle: the discount Paddle.js applies at checkout. */
+  paddle_discount_id: z.string().nullable(),
 });
 /** `POST /api/cart`: the lines (ids the server does not know are dropped), the order and buyer e-mail. */
 export const CartResponseSchema = z.object({
   items: z.array(CartItemSchema),
   order_id: z.string().nullable(),
   email: z.string().nullable(),
+  discount: CartDiscountSchema.nullable().optional(),
+  /** The sum of the lines' original prices, and what the buyer pays (kits owned or covered left out). */
+  subtotal: z.number().optional(),
+  total: z.number().optional(),
+  /** With Paddle, an order with an upgrade price: the transaction the server created, opened by id. */
+  transaction_id: z.string().nullable().optional(),
 });
+export type CartDiscount = z.output<typeof CartDiscountSchema>;
 export type CartItem = z.output<typeof CartItemSchema>;
 export type CartResponse = z.output<typeof CartResponseSchema>;
 

@@ -64,6 +64,8 @@ export type OwnerOrder = {
   lines: OrderLine[];
 };
 export type OwnerOrderDetail = OwnerOrder & {
+  /** The discount code the order was priced with, and what it took off. */
+  discount?: { code: string; amount: number } | null;
   events: { at: string; type: string; outcome: string; detail: string | null }[];
   mails: { at: string; subject: string; status: 'sent' | 'queued' | 'retrying' }[];
   /** Set by a refund asked of Paddle: access goes when Paddle's approved adjustment arrives. */

@@ -38,6 +38,10 @@ export const kits = pgTable(
     position: integer('position').notNull(),
     /** `owner/name` of the private repository buyers are invited to, if the kit has one. */
     githubRepository: text('github_repository'),
+    /** A bundle's kits, by sef_id (`includes` in kit.json); empty for a single kit. */
+    includes: jsonb('includes').$type<string[]>().notNull().default([]),
+    /** A bundle's lowest upgrade price (`upgrade_floor` in kit.json, cents). */
+    upgradeFloorCents: integer('upgrade_floor_cents'),
     active: boolean('active').notNull().default(true),
     /** Set while an owner hides the kit (off the store, owners keep it); an import never clears it. */
     hiddenAt: timestamptz('hidden_at'),

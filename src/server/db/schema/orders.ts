@@ -1,8 +1,47 @@
 import { sql } from 'drizzle-orm';
-import { date, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { userIdColumn } from './accounts.ts';
 import { kitIdColumn } from './catalog.ts';
 import { createdAt, timestamptz } from './columns.ts';
+
+/**
+ * A discount code. `code_key` is the code in lower case (codes are case-insensitive and unique in
+ * any case). `redemptions` counts paid orders that used it and were not refunded in full; it is
+ * changed only with the row locked, so it never passes `max_redemptions`.
+ */
+export const discountCodes = pgTable(
+  'discount_codes',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    codeKey: text('code_key').notNull(),
+    percentOff: integer('percent_off'),
+    amountOffCents: integer('amount_off_cents'),
+    /** The kits it applies to; null for every kit. */
+    kitIds: jsonb('kit_ids').$type<number[]>(),
+    startsAt: timestamptz('starts_at'),
+    endsAt: timestamptz('ends_at'),
+    maxRedemptions: integer('max_redemptions'),
+    redemptions: integer('redemptions').notNull().default(0),
+    oncePerCustomer: boolean('once_per_customer').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    /** With PAYMENT_PROVIDER=paddle: the Paddle discount (`dsc_...`) this code mirrors. */
+    paddleDiscountId: text('paddle_discount_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('discount_codes_code_key').on(t.codeKey)],
+);
 
 /** An order at checkout; its lines copy what was sold (title, price, price id) at that time. */
 export const orders = pgTable(
@@ -21,6 +60,9 @@ export const orders = pgTable(
     itemsKey: text('items_key').notNull(),
     transactionId: text('transaction_id'),
     flaggedReason: text('flagged_reason'),
+    /** The discount code the order was priced with, and what it took off (cents). */
+    discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
+    discountCents: integer('discount_cents').notNull().default(0),
     createdAt: createdAt(),
     paidAt: timestamptz('paid_at'),
   },
@@ -33,6 +75,8 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
     index('orders_user_created_idx').on(t.userId, t.createdAt),
     index('orders_paid_at_idx').on(t.paidAt).where(sql`${t.paidAt} IS NOT NULL`),
+    // A code's held and paid orders (its limit counts them at checkout).
+    index('orders_discount_code_idx').on(t.discountCodeId, t.status).where(sql`${t.discountCodeId} IS NOT NULL`),
   ],
 );
 
@@ -45,7 +89,12 @@ export const orderItems = pgTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     kitId: kitIdColumn(),
     title: text('title').notNull(),
+    /** What the buyer pays for the line, after any discount code. */
     priceCents: integer('price_cents').notNull(),
+    /** The unit price the payment provider charges before a code: the kit's price, or its upgrade price. */
+    listPriceCents: integer('list_price_cents').notNull(),
+    /** The kits this line also grants (a bundle's contents), copied at checkout. */
+    includes: jsonb('includes').$type<number[]>().notNull().default([]),
     paddlePriceId: text('paddle_price_id').notNull(),
     /** The provider's line id (`txnitm_...`), which refunds refer to. */
     transactionItemId: text('transaction_item_id'),
@@ -60,6 +109,22 @@ export const orderItems = pgTable(
 );
 
 /** Every payment event received, once (its id is the key), with what it did. */
+/** A paid order's use of a code: one per order; removed when the order is refunded in full. */
+export const discountRedemptions = pgTable(
+  'discount_redemptions',
+  {
+    orderId: integer('order_id')
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    codeId: integer('code_id')
+      .notNull()
+      .references(() => discountCodes.id),
+    userId: integer('user_id').notNull(),
+    redeemedAt: timestamptz('redeemed_at').notNull().defaultNow(),
+  },
+  (t) => [index('discount_redemptions_code_user_idx').on(t.codeId, t.userId)],
+);
+
 export const paymentEvents = pgTable(
   'payment_events',
   {

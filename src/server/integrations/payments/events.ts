@@ -18,6 +18,10 @@ const TransactionData = z.object({
   ),
   details: z
     .object({
+      totals: z
+        .object({ subtotal: z.string().regex(/^-?\d+$/), discount: z.string().regex(/^-?\d+$/) })
+        .passthrough()
+        .optional(),
       line_items: z
         .array(z.object({ id: z.string(), price_id: z.string(), quantity: z.number().int() }).passthrough())
         .optional(),
@@ -46,6 +50,10 @@ export type PaymentCompleted = {
   transactionId: string;
   orderPublicId: string | undefined;
   currency: string;
+  /** What was charged before tax (Paddle's `details.totals.subtotal - discount`), in cents. */
+  paidCents: number;
+  /** What a discount took off, in cents (`details.totals.discount`). */
+  discountCents: number;
   lines: { priceId: string; quantity: number; unitPriceCents: number; currency: string; transactionItemId?: string }[];
 };
 export type PaymentReversed = {
@@ -69,6 +77,10 @@ export function readPaddleEvent(payload: unknown): ReceivedEvent {
     if (!parsed.success) throw new EventFormatError('The transaction in this event is not in Paddle’s format.');
     const t = parsed.data;
     const lineIds = t.details?.line_items ?? [];
+    const totals = t.details?.totals;
+    const listed = t.items.reduce((sum, i) => sum + Number(i.price.unit_price.amount) * i.quantity, 0);
+    const subtotal = totals ? Number(totals.subtotal) : listed;
+    const discount = totals ? Number(totals.discount) : 0;
     return {
       eventId,
       eventType,
@@ -77,6 +89,8 @@ export function readPaddleEvent(payload: unknown): ReceivedEvent {
         transactionId: t.id,
         orderPublicId: t.custom_data?.order_id,
         currency: t.currency_code,
+        paidCents: subtotal - discount,
+        discountCents: discount,
         lines: t.items.map((item) => ({
           priceId: item.price.id,
           quantity: item.quantity,

@@ -13,6 +13,31 @@ export class PaddleApiError extends Error {
   }
 }
 
+type PaddleApi = { apiUrl: string; apiKey: string | undefined };
+type PaddleAnswer<T> = { data?: T; error?: { detail?: string; code?: string } } | null;
+
+/** One authenticated JSON POST to Paddle's API: its status and its parsed body (null when not JSON). */
+async function postToPaddle<T>(api: PaddleApi, path: string, payload: object, fetchImpl: typeof fetch) {
+  let response: Response;
+  try {
+    response = await fetchImpl(`${api.apiUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${api.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    throw new PaddleApiError(`Paddle could not be reached: ${(error as Error).message}`);
+  }
+  const body = (await response.json().catch(() => null)) as PaddleAnswer<T>;
+  const reason = body?.error?.detail ?? body?.error?.code ?? 'no details';
+  return { ok: response.ok, status: response.status, data: body?.data, reason };
+}
+
 export type RefundRequest = {
   transactionId: string;
   reason: string;
@@ -26,39 +51,75 @@ export type RefundRequest = {
  * by webhook.
  */
 export async function requestRefund(
-  api: { apiUrl: string; apiKey: string | undefined },
+  api: PaddleApi,
   refund: RefundRequest,
   fetchImpl: typeof fetch = fetch,
 ): Promise<{ adjustmentId: string; status: string }> {
   if (!api.apiKey) throw new PaddleApiError('PADDLE_API_KEY is not set: refunds cannot be requested from Paddle.');
-  let response: Response;
-  try {
-    response = await fetchImpl(`${api.apiUrl}/adjustments`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${api.apiKey}`,
-        'content-type': 'application/json',
-        accept: 'application/json',
-      },
-      body: JSON.stringify({
-        action: 'refund',
-        transaction_id: refund.transactionId,
-        reason: refund.reason,
-        items: refund.itemIds.map((item_id) => ({ item_id, type: 'full' })),
-      }),
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch (error) {
-    throw new PaddleApiError(`Paddle could not be reached: ${(error as Error).message}`);
-  }
-  const body = (await response.json().catch(() => null)) as {
-    data?: { id?: string; status?: string };
-    error?: { detail?: string; code?: string };
-  } | null;
-  if (!response.ok || !body?.data?.id)
-    throw new PaddleApiError(
-      `Paddle refused the refund (${response.status}): ${body?.error?.detail ?? body?.error?.code ?? 'no details'}`,
-      response.status,
-    );
-  return { adjustmentId: body.data.id, status: body.data.status ?? 'pending_approval' };
+  const answer = await postToPaddle<{ id?: string; status?: string }>(
+    api,
+    '/adjustments',
+    {
+      action: 'refund',
+      transaction_id: refund.transactionId,
+      reason: refund.reason,
+      items: refund.itemIds.map((item_id) => ({ item_id, type: 'full' })),
+    },
+    fetchImpl,
+  );
+  if (!answer.ok || !answer.data?.id)
+    throw new PaddleApiError(`Paddle refused the refund (${answer.status}): ${answer.reason}`, answer.status);
+  return { adjustmentId: answer.data.id, status: answer.data.status ?? 'pending_approval' };
+}
+
+/** A line of a transaction: a catalog price by id, or a price made for this transaction alone. */
+export type TransactionItem =
+  | { priceId: string }
+  | { name: string; description: string; unitPriceCents: number; kitId: number };
+
+/**
+ * Creates a transaction on the server (`POST /transactions`), for prices Paddle's catalog does
+ * not hold (a bundle's upgrade price): Paddle.js then opens it by id. Non-catalog prices carry a
+ * non-catalog product and the kit id in their custom data; the order id travels in the
+ * transaction's custom data, as a checkout opened by Paddle.js carries it. Answers the
+ * transaction id and, for each item in order, the price id Paddle gave it.
+ */
+export async function createTransaction(
+  api: PaddleApi,
+  request: { orderId: string; items: TransactionItem[]; discountId?: string | null },
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ transactionId: string; priceIds: string[] }> {
+  if (!api.apiKey)
+    throw new PaddleApiError('PADDLE_API_KEY is not set: upgrade prices need server-created transactions.');
+  const items = request.items.map((item) =>
+    'priceId' in item
+      ? { price_id: item.priceId, quantity: 1 }
+      : {
+          quantity: 1,
+          price: {
+            description: item.description,
+            name: item.name,
+            product: { name: item.name, tax_category: 'standard' },
+            unit_price: { amount: String(item.unitPriceCents), currency_code: 'USD' },
+            quantity: { minimum: 1, maximum: 1 },
+            custom_data: { kit_id: item.kitId },
+          },
+        },
+  );
+  const answer = await postToPaddle<{ id?: string; items?: { price?: { id?: string } }[] }>(
+    api,
+    '/transactions',
+    {
+      items,
+      currency_code: 'USD',
+      collection_mode: 'automatic',
+      custom_data: { order_id: request.orderId },
+      ...(request.discountId ? { discount_id: request.discountId } : {}),
+    },
+    fetchImpl,
+  );
+  const priceIds = (answer.data?.items ?? []).map((i) => i.price?.id ?? '');
+  if (!answer.ok || !answer.data?.id || priceIds.length !== items.length || priceIds.some((id) => !id))
+    throw new PaddleApiError(`Paddle refused the transaction (${answer.status}): ${answer.reason}`, answer.status);
+  return { transactionId: answer.data.id, priceIds };
 }

@@ -15,10 +15,14 @@ const id = (prefix: string) => `${prefix}_${randomBytes(13).toString('hex')}`;
 export function sandboxTransactionCompleted(order: {
   publicId: string;
   userId: number;
-  items: { kitId: number; paddlePriceId: string; priceCents: number }[];
+  /** `listPriceCents`: the unit price before a code (the price when absent); `priceCents`: what is paid. */
+  items: { kitId: number; paddlePriceId: string; priceCents: number; listPriceCents?: number }[];
 }) {
   const now = new Date().toISOString();
-  const subtotal = order.items.reduce((sum, i) => sum + i.priceCents, 0);
+  const unit = (item: { priceCents: number; listPriceCents?: number }) => item.listPriceCents ?? item.priceCents;
+  const subtotal = order.items.reduce((sum, i) => sum + unit(i), 0);
+  const paid = order.items.reduce((sum, i) => sum + i.priceCents, 0);
+  const discount = subtotal - paid;
   const lines = order.items.map((item) => ({ id: id('txnitm'), item }));
   return {
     event_id: id('evt'),
@@ -40,17 +44,28 @@ export function sandboxTransactionCompleted(order: {
         price: {
           id: item.paddlePriceId,
           product_id: `pro_sandbox${item.kitId}`,
-          unit_price: { amount: String(item.priceCents), currency_code: 'USD' },
+          unit_price: { amount: String(unit(item)), currency_code: 'USD' },
         },
         quantity: 1,
       })),
       details: {
-        totals: { subtotal: String(subtotal), tax: '0', discount: '0', total: String(subtotal), currency_code: 'USD' },
+        totals: {
+          subtotal: String(subtotal),
+          tax: '0',
+          discount: String(discount),
+          total: String(paid),
+          currency_code: 'USD',
+        },
         line_items: lines.map(({ id: lineId, item }) => ({
           id: lineId,
           price_id: item.paddlePriceId,
           quantity: 1,
-          totals: { subtotal: String(item.priceCents), tax: '0', discount: '0', total: String(item.priceCents) },
+          totals: {
+            subtotal: String(unit(item)),
+            tax: '0',
+            discount: String(unit(item) - item.priceCents),
+            total: String(item.priceCents),
+          },
         })),
       },
     },

@@ -65,6 +65,19 @@ export async function accountExport(db: Database, userId: number, currentSession
   const user = await activeUser(db, userId);
   const current = currentSessionToken ? hashSessionToken(currentSessionToken) : '';
   const rows = await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(sessions.createdAt);
+  // Passkeys by name and dates only: never a credential id or public key; devices as recorded.
+  const [keys, devices] = await Promise.all([
+    db
+      .select({ name: passkeys.name, added_at: passkeys.createdAt, last_used_at: passkeys.lastUsedAt })
+      .from(passkeys)
+      .where(eq(passkeys.userId, userId))
+      .orderBy(passkeys.createdAt),
+    db
+      .select({ device: knownDevices.device, first_seen_at: knownDevices.createdAt })
+      .from(knownDevices)
+      .where(eq(knownDevices.userId, userId))
+      .orderBy(knownDevices.createdAt),
+  ]);
   return {
     profile: {
       id: user.id,
@@ -76,8 +89,14 @@ export async function accountExport(db: Database, userId: number, currentSession
     sign_in_methods: {
       password: Boolean(user.passwordHash),
       google: user.googleSub ? { linked: true } : null,
+      two_step: user.totpEnabledAt ? { turned_on_at: user.totpEnabledAt } : null,
+      passkeys: keys,
     },
+    known_devices: devices,
     sessions: rows.map((s) => ({
+      device: s.userAgent,
+      ip: s.ip,
+      signed_in_with: s.method,
       signed_in_at: s.createdAt,
       last_seen_at: s.lastSeenAt,
       expires_at: s.expiresAt,

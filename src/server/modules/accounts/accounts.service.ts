@@ -353,8 +353,9 @@ export async function requireRecentSignIn(
   currentSessionToken: string | undefined,
   message: string,
 ): Promise<void> {
-  if (!(await signedInWithin(db, userId, currentSessionToken, RECENT_SIGN_IN_MINUTES)))
+  if (!(await signedInWithin(db, userId, currentSessionToken, RECENT_SIGN_IN_MINUTES))) {
     throw new AppError('forbidden', message);
+  }
 }
 
 /**

@@ -47,6 +47,26 @@ async function signInWithGoogle(claims: Record<string, unknown>, returnPath = 'c
 }
 
 describe('Google sign-in', () => {
+  it('asks the two-step code after Google too: no session until the code', async () => {
+    const user = await createUser(t.pool, { email: 'two-step@gmail.test' });
+    await t.pool.query("UPDATE users SET google_sub = 'g-two-step' WHERE id = $1", [user.id]);
+    // Two-step sign-in turned on the way the Profile tab does it.
+    const client = await createClient(t.app);
+    await client.post('/api/login', { email: user.email, password: user.password });
+    const setup = (await client.post('/api/account/two-step/setup')).json();
+    const { generate } = await import('otplib');
+    await client.post('/api/account/two-step/confirm', { code: await generate({ secret: setup.secret }) });
+
+    const { browser, done } = await signInWithGoogle({ sub: 'g-two-step', email: user.email, email_verified: true });
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe('/login?step=code');
+    expect(browser.jar.get('kitshop_session')).toBeUndefined();
+    const code = await generate({ secret: setup.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    const finished = await browser.post('/api/login/code', { code });
+    expect(finished.statusCode).toBe(200);
+    expect(finished.json().user.id).toBe(user.id);
+  });
+
   it('signs in a new Google account that arrives twice at once (two tabs) as one account, never a 5xx', async () => {
     const claims = { sub: 'g-twice-1', email: 'twice@gmail.test', email_verified: true, name: 'Twice' };
     const addClaims = (token: { payload: Record<string, unknown> }) => Object.assign(token.payload, claims);

@@ -177,7 +177,7 @@ describe('two-step sign-in (TOTP)', () => {
     expect((await first.post('/api/login/code', { code: codes[3]!.toUpperCase() })).statusCode).toBe(200);
     const { client: second } = await signIn(user);
     expect((await second.post('/api/login/code', { code: codes[3] })).statusCode).toBe(422);
-    const security = await first.get('/api/account/security');
+    const security = await first.get('/api/account/sign-in-security');
     expect(security.json()).toMatchObject({ two_step: true, recovery_codes_left: 9 });
   });
 
@@ -209,7 +209,7 @@ describe('two-step sign-in (TOTP)', () => {
     const wrong = await client.post('/api/account/two-step/disable', { password: 'not-my-password' });
     expect(wrong.statusCode).toBe(422);
     expect((await client.post('/api/account/two-step/disable', { password: user.password })).statusCode).toBe(200);
-    expect((await client.get('/api/account/security')).json()).toMatchObject({
+    expect((await client.get('/api/account/sign-in-security')).json()).toMatchObject({
       two_step: false,
       recovery_codes_left: 0,
     });
@@ -246,7 +246,7 @@ describe('passkeys (WebAuthn)', () => {
     const { client, user } = await signedInClient(t.app, t.pool);
     const authenticator = createSoftAuthenticator(ORIGIN);
     await addPasskey(client, authenticator);
-    expect((await client.get('/api/account/security')).json().passkeys).toEqual([
+    expect((await client.get('/api/account/sign-in-security')).json().passkeys).toEqual([
       expect.objectContaining({ name: 'Laptop', last_used_at: null }),
     ]);
     const visitor = await createClient(t.app);
@@ -326,7 +326,7 @@ describe('passkeys (WebAuthn)', () => {
     expect((await client.post(`/api/account/passkeys/${passkey.id}/remove`)).statusCode).toBe(200);
     expect((await byPasskey.get('/api/account/sessions')).statusCode).toBe(401);
     expect((await byPassword.get('/api/account/sessions')).statusCode).toBe(200);
-    expect((await client.get('/api/account/security')).json().passkeys).toEqual([]);
+    expect((await client.get('/api/account/sign-in-security')).json().passkeys).toEqual([]);
     // Another account cannot remove it (it is gone anyway: 404 either way).
     expect((await client.post(`/api/account/passkeys/${passkey.id}/remove`)).statusCode).toBe(404);
   });
@@ -340,7 +340,7 @@ describe('passkeys (WebAuthn)', () => {
       passkey: authenticator.authenticate(await signInOptions(client)),
     });
     expect(res.statusCode).toBe(200);
-    expect((await client.get('/api/account/security')).json().two_step).toBe(false);
+    expect((await client.get('/api/account/sign-in-security')).json().two_step).toBe(false);
   });
 });
 
@@ -401,13 +401,13 @@ describe('owners of a production shop', () => {
     const refused = await client.get('/api/admin/me');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toMatch(/passkey or turn on two-step/);
-    expect((await client.get('/api/account/security')).json().setup_required).toBe(true);
+    expect((await client.get('/api/account/sign-in-security')).json().setup_required).toBe(true);
 
     const setup = (await client.post('/api/account/two-step/setup')).json();
     await client.post('/api/account/two-step/confirm', { code: await generate({ secret: setup.secret }) });
     expect((await client.get('/api/admin/me')).statusCode).toBe(200);
     // A customer of the same shop is not asked.
     const { client: buyer } = await signedInClient(prod.app, prod.pool);
-    expect((await buyer.get('/api/account/security')).json().setup_required).toBe(false);
+    expect((await buyer.get('/api/account/sign-in-security')).json().setup_required).toBe(false);
   });
 });

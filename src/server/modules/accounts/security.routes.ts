@@ -53,7 +53,7 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     return row;
   };
 
-  app.get('/api/account/security', async (request): Promise<AccountSecurity> => {
+  app.get('/api/account/sign-in-security', async (request): Promise<AccountSecurity> => {
     const user = await requireUser(request);
     const [me, twoStep, left, passkeys, setupRequired] = await Promise.all([
       account(user.id),

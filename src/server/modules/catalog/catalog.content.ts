@@ -5,7 +5,7 @@ import { parseDollarsToCents } from '../../../common/money.ts';
 /**
  * The on-disk format of one kit, `content/kits/<sef_id>/`:
  *
- * - `kit.json`      metadata (KitFileSchema)
+ * - `kit.json`      metadata (KitFileSchema); a bundle lists its kits in `includes`
  * - `details.json`  the product page (DetailsFileSchema)
  * - `setup.md`      setup guide; must hold `## Quick Start` and `## How to Modify`
  * - `docs/*.md`     optional documentation pages, ordered by file name, each starting with `# Title`
@@ -44,8 +44,20 @@ export const KitFileSchema = z
         'must be a GitHub repository like "owner/name"',
       )
       .optional(),
+    /** A bundle: the sef_ids of the kits buying it grants (each a single kit of this catalog). */
+    includes: z
+      .array(z.string().regex(SEF_ID_PATTERN, 'must be a kit folder name'))
+      .min(2, 'a bundle includes at least 2 kits')
+      .max(50)
+      .optional(),
+    /** A bundle's lowest upgrade price, whatever its buyer paid for its kits before. */
+    upgrade_floor: dollars.optional(),
   })
   .strict()
+  .refine((kit) => kit.upgrade_floor === undefined || (kit.includes && kit.upgrade_floor <= kit.price), {
+    message: 'only a bundle (with includes) has one, at most its price',
+    path: ['upgrade_floor'],
+  })
   .refine((kit) => kit.discounted_from === undefined || kit.discounted_from > kit.price, {
     message: 'must be higher than price',
     path: ['discounted_from'],

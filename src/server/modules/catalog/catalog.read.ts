@@ -222,10 +222,15 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
     setupHtml,
     docs,
     position: meta.position,
+    includes: [...new Set(meta.includes ?? [])],
+    upgradeFloorCents: meta.upgrade_floor ?? null,
   };
   const githubRepository = meta.github_repository ?? null;
-  // The repository joins the hash only when set, so kits without one keep the hash they had before.
-  const hashed = githubRepository ? { ...record, githubRepository } : record;
+  // A single kit hashes as it did before bundles existed, and the repository joins the hash only
+  // when set: an upgrade re-imports nothing.
+  const { includes, upgradeFloorCents, ...single } = record;
+  const base = includes.length > 0 || upgradeFloorCents !== null ? record : single;
+  const hashed = githubRepository ? { ...base, githubRepository } : base;
   const contentHash = createHash('sha256').update(JSON.stringify(hashed)).digest('hex');
   return { ...record, githubRepository, contentHash, media, release };
 }
@@ -258,6 +263,16 @@ export async function readCatalog(catalogDir: string): Promise<KitRecord[]> {
     const other = seen.get(r.paddlePriceId);
     if (other) problems.push(`kits/${r.sefId}/kit.json: paddle_price_id: already used by kits/${other}`);
     seen.set(r.paddlePriceId, r.sefId);
+  }
+  const bySef = new Map(records.map((r) => [r.sefId, r]));
+  for (const r of records) {
+    for (const sef of r.includes ?? []) {
+      const included = bySef.get(sef);
+      if (sef === r.sefId) problems.push(`kits/${r.sefId}/kit.json: includes: a bundle cannot include itself`);
+      else if (!included) problems.push(`kits/${r.sefId}/kit.json: includes: no kit ${sef} in the catalog`);
+      else if ((included.includes ?? []).length > 0)
+        problems.push(`kits/${r.sefId}/kit.json: includes: ${sef} is a bundle itself (bundles hold single kits)`);
+    }
   }
   if (problems.length > 0) throw new CatalogContentError(problems);
   return records;

@@ -44,6 +44,15 @@ function toSummary(kit: ListedKit): KitSummary {
 
 export function buildSnapshot(rows: ListedKit[]): CatalogSnapshot {
   const list = rows.map(toSummary);
+  // A bundle names its kits by slug; those on the store are listed with their own prices.
+  const summaries = new Map(list.map((k) => [k.sef_id, k]));
+  rows.forEach((kit, i) => {
+    if (kit.includes.length === 0) return;
+    list[i]!.includes = kit.includes.flatMap((sef) => {
+      const included = summaries.get(sef);
+      return included ? [{ id: included.id, sef_id: sef, title: included.title, price: included.price }] : [];
+    });
+  });
   const bySef = new Map<string, CatalogEntry>();
   rows.forEach((kit, i) => {
     const product: KitProduct = { ...list[i]!, documentation: kit.docs.length > 0, details: kit.details };

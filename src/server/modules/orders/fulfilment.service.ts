@@ -14,6 +14,14 @@ import { createBatchQueue } from '../../lib/batch-queue.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { connectedGithubUsers, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
+import {
+  type LockedCode,
+  lockCodesForPayment,
+  paidLinesOf,
+  redeemCodesSql,
+  releaseCodeUse,
+  takeCodeUse,
+} from './discounts.service.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Outcome = 'duplicate' | 'fulfilled' | 'refunded' | 'flagged' | 'waiting' | 'ignored';
@@ -86,8 +94,19 @@ type LockedOrder = {
   currency: string;
   total_cents: number;
   transaction_id: string | null;
+  discount_code_id: number | null;
   buyer: Contact;
-  items: { id: number; kitId: number; title: string; priceCents: number; paddlePriceId: string }[] | null;
+  items:
+    | {
+        id: number;
+        kitId: number;
+        title: string;
+        priceCents: number;
+        listPriceCents: number;
+        includes: number[];
+        paddlePriceId: string;
+      }[]
+    | null;
   /** The order's kits the buyer owns already (another order paid for them meanwhile). */
   owned: number[];
 };
@@ -99,6 +118,8 @@ type Effects = {
   flagged: { orderId: number; detail: string; transactionId?: string }[];
   lines: { id: number; lineId: string }[];
   grants: { userId: number; kitId: number; source: string }[];
+  /** Paid orders' uses of discount codes. */
+  redemptions: { orderId: number; codeId: number; userId: number }[];
   mails: (ReturnType<typeof orderConfirmationMail> & { ref?: string })[];
   sales: { publicId: string; buyerEmail: string; items: { title: string }[]; totalCents: number }[];
   events: { eventId: string; result: Result }[];
@@ -142,11 +163,18 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     if (todo.length === 0) return group.map(() => 'duplicate' as const);
 
     const { orders, waiting } = await lockOrders(tx, todo);
+    const locked = [...orders.values()];
+    const codes = await lockCodesForPayment(
+      tx,
+      [...new Set(locked.flatMap((o) => (o.discount_code_id === null ? [] : [o.discount_code_id])))],
+      [...new Set(locked.map((o) => o.user_id))],
+    );
     const effects: Effects = {
       paid: [],
       flagged: [],
       lines: [],
       grants: [],
+      redemptions: [],
       mails: [],
       sales: [],
       events: [],
@@ -155,7 +183,7 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     for (const { received } of todo) {
       effects.events.push({
         eventId: received.eventId,
-        result: decide(received.event, orders, waiting, effects, deps.config),
+        result: decide(received.event, { orders, waiting, codes }, effects, deps.config),
       });
     }
     if (effects.sales.length > 0 && deps.saleRecipients) {
@@ -190,10 +218,11 @@ async function lockOrders(tx: Tx, todo: Incoming[]) {
   const waiting = new Set<string>();
   if (publicIds.length === 0) return { orders, waiting };
   const { rows } = await tx.execute<LockedOrder & { waiting: string[] | null }>(sql`
-    SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id,
+    SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id, o.discount_code_id,
            ${contactSql(sql`o.user_id`)} AS buyer,
            (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
-                   'priceCents', i.price_cents, 'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
+                   'priceCents', i.price_cents, 'listPriceCents', i.list_price_cents, 'includes', i.includes,
+                   'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
               FROM order_items i WHERE i.order_id = o.id) AS items,
            ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned,
            (SELECT array_agg(DISTINCT p.transaction_id) FROM payment_events p
@@ -211,18 +240,19 @@ async function lockOrders(tx: Tx, todo: Incoming[]) {
 
 /**
  * One completed payment against its order (as left by the group's earlier events): the order turns
- * paid only when currency, price ids, quantities and unit prices match what was sold (totals differ
- * by the tax Paddle adds); a mismatch flags it. A stale order (another tab, another device) whose
+ * paid only when currency, price ids, quantities, unit prices (before a code) and the amount paid
+ * before tax match what was sold (totals differ by the tax Paddle adds), and its discount code
+ * still has a use for it; a mismatch flags it. A stale order (another tab, another device) whose
  * kits are all owned by now was paid for nothing: it is flagged for the owner to refund, never
  * answered with an error, since the money is taken and a retry would not change it.
  */
 function decide(
   event: PaymentCompleted,
-  orders: Map<string, LockedOrder>,
-  waiting: Set<string>,
+  locked: { orders: Map<string, LockedOrder>; waiting: Set<string>; codes: Map<number, LockedCode> },
   effects: Effects,
   config: Config,
 ): Result {
+  const { orders, waiting, codes } = locked;
   const flagged = (detail: string): Result => ({ outcome: 'flagged', detail, transactionId: event.transactionId });
   if (!event.orderPublicId) return flagged('The transaction carries no order id.');
   const order = orders.get(event.orderPublicId);
@@ -241,12 +271,20 @@ function decide(
     if (!line) problems.push(`no line for ${item.paddlePriceId}`);
     else {
       if (line.quantity !== 1) problems.push(`quantity ${line.quantity} for ${item.paddlePriceId}`);
-      if (line.unitPriceCents !== item.priceCents || line.currency !== order.currency)
+      if (line.unitPriceCents !== item.listPriceCents || line.currency !== order.currency)
         problems.push(
-          `unit price ${line.unitPriceCents} ${line.currency} for ${item.paddlePriceId}, expected ${item.priceCents}`,
+          `unit price ${line.unitPriceCents} ${line.currency} for ${item.paddlePriceId}, expected ${item.listPriceCents}`,
         );
     }
   }
+  if (event.paidCents !== order.total_cents)
+    problems.push(`${event.paidCents} paid before tax instead of ${order.total_cents}`);
+  // Last, so a use is taken only by a payment that matches its order.
+  const code = order.discount_code_id === null ? undefined : codes.get(order.discount_code_id);
+  const codeRefused = problems.length === 0 && code ? takeCodeUse(code, order.user_id) : null;
+  if (codeRefused) problems.push(codeRefused);
+  else if (problems.length === 0 && code)
+    effects.redemptions.push({ orderId: order.id, codeId: code.id, userId: order.user_id });
   if (problems.length > 0) {
     const detail = `Does not match order ${order.public_id}: ${problems.join('; ')}.`;
     order.status = 'flagged';
@@ -271,8 +309,10 @@ function decide(
   for (const item of items) {
     const lineId = event.lines.find((l) => l.priceId === item.paddlePriceId)?.transactionItemId;
     if (lineId) effects.lines.push({ id: item.id, lineId });
-    if (!effects.grants.some((g) => g.userId === order.user_id && g.kitId === item.kitId))
-      effects.grants.push({ userId: order.user_id, kitId: item.kitId, source: order.public_id });
+    // A bundle's line grants its kits too.
+    for (const kitId of [item.kitId, ...item.includes])
+      if (!effects.grants.some((g) => g.userId === order.user_id && g.kitId === kitId))
+        effects.grants.push({ userId: order.user_id, kitId, source: order.public_id });
   }
   effects.mails.push({
     ...orderConfirmationMail(config, order.buyer, { publicId: order.public_id, items, totalCents: order.total_cents }),
@@ -303,6 +343,7 @@ async function writeEffects(tx: Tx, effects: Effects) {
     parts.push(sql`UPDATE order_items SET transaction_item_id = v."lineId"
       FROM ${rowsOf(effects.lines, 'id int, "lineId" text')} WHERE order_items.id = v.id`);
   if (effects.grants.length > 0) parts.push(grantQuery(tx, effects.grants).getSQL());
+  if (effects.redemptions.length > 0) parts.push(...redeemCodesSql(effects.redemptions));
   if (effects.mails.length > 0) parts.push(enqueueMailQuery(tx, effects.mails).getSQL());
   const events = sql`UPDATE payment_events SET outcome = v.outcome, detail = v.detail, transaction_id = v."transactionId"
     FROM ${rowsOf(
@@ -352,22 +393,26 @@ export async function lockBuyerRefunds(tx: Reader, userId: number): Promise<void
  * for (a kit paid twice, from a stale second order, stays until both are refunded). Refunds of one
  * buyer wait for each other, so two arriving at once each see the other's lines refunded.
  */
-async function kitsNoLongerPaidFor(tx: Tx, userId: number, refunded: { kitId: number }[]): Promise<number[]> {
+async function kitsNoLongerPaidFor(
+  tx: Tx,
+  userId: number,
+  refunded: { kitId: number; includes: number[] }[],
+): Promise<number[]> {
   await lockBuyerRefunds(tx, userId);
-  const kitIds = [...new Set(refunded.map((i) => i.kitId))];
+  // A bundle's line paid for its kits too.
+  const kitIds = [...new Set(refunded.flatMap((i) => [i.kitId, ...i.includes]))];
   const still = await tx
-    .selectDistinct({ kitId: orderItems.kitId })
+    .select({ kitId: orderItems.kitId, includes: orderItems.includes })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .where(
       and(
-        eq(orders.userId, userId),
-        inArray(orders.status, ['paid', 'partially_refunded']),
-        isNull(orderItems.refundedAt),
-        inArray(orderItems.kitId, kitIds),
+        paidLinesOf(userId),
+        sql`(${inArray(orderItems.kitId, kitIds)} OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(${orderItems.includes}) e
+              WHERE e.value::int = ANY(${sql.param(kitIds)}::int[])))`,
       ),
     );
-  const paidFor = new Set(still.map((r) => r.kitId));
+  const paidFor = new Set(still.flatMap((r) => [r.kitId, ...r.includes]));
   return kitIds.filter((id) => !paidFor.has(id));
 }
 
@@ -399,10 +444,13 @@ async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
     await queueRepositoryAccessSync(tx, order.userId);
   }
   const refundedCount = items.filter((i) => i.refundedAt || fresh.includes(i)).length;
+  const whole = refundedCount === items.length;
   await tx
     .update(orders)
-    .set({ status: refundedCount === items.length ? 'refunded' : 'partially_refunded' })
+    .set({ status: whole ? 'refunded' : 'partially_refunded' })
     .where(eq(orders.id, order.id));
+  // A refund in full gives the order's use of its discount code back.
+  if (whole && order.discountCodeId !== null) await releaseCodeUse(tx, order.id);
   return {
     outcome: 'refunded',
     detail: `${event.reason}: ${fresh.map((i) => i.title).join(', ') || 'nothing new'}`,

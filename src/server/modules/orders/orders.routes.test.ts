@@ -84,11 +84,17 @@ describe('POST /api/cart', () => {
       price,
       purchased: false,
       paddle_id: kit.paddle_price_id,
+      original_price: price,
+      upgrade: null,
+      included_in: null,
     });
     expect(res.json()).toEqual({
       items: [line(kits[0]!, 'Alpha Kit', 49), line(kits[1]!, 'Beta Kit', 19.5)],
       order_id: null,
       email: null,
+      discount: null,
+      subtotal: 68.5,
+      total: 68.5,
     });
     const { browser, user } = await buyer();
     await grantKits(t.pool, user.id, [kits[1]!.id]);

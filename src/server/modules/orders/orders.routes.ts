@@ -25,13 +25,16 @@ export type OrdersDeps = {
 };
 
 export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {
+  const cartDeps = { ...deps, paddle: deps.config.paymentProvider === 'paddle' ? deps.config.paddle : undefined };
   app.post('/api/cart', async (request) => {
     const input = parseInput(CartRequestSchema, request.body);
     const user = await request.user();
     // 403 means "session expired" to the checkout page, which then sends the buyer to sign in.
     if (input.checkout && !user)
       throw new AppError('forbidden', 'Your session has expired. Please login to continue checkout.');
-    return user && input.checkout ? checkOutCart(deps, input.products, user) : priceCart(deps, input.products, user);
+    return user && input.checkout
+      ? checkOutCart(cartDeps, input.products, user, input.discount_code)
+      : priceCart(cartDeps, input.products, user, input.discount_code);
   });
 
   // The buyer's own order and its kits as sold: the success screen waits for them in the purchases.

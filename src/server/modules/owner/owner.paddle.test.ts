@@ -1,10 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, signedInClient } from '../../../../tests/setup/client.ts';
+import { type Client, deliverWebhook, signedInClient } from '../../../../tests/setup/client.ts';
+import { startPaddleApi } from '../../../../tests/setup/paddle-api.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { sandboxTransactionCompleted } from '../../integrations/payments/sandbox.ts';
-import { signPaddleBody } from '../../integrations/payments/signature.ts';
 
 /**
  * Refunds with PAYMENT_PROVIDER=paddle: the console asks Paddle's API (a local stand-in here that
@@ -15,64 +13,13 @@ import { signPaddleBody } from '../../integrations/payments/signature.ts';
 const WEBHOOK_SECRET = 'pdl_ntfset_test_secret';
 const API_KEY = 'pdl_sdbx_apikey_test';
 
-type Seen = { method?: string; url?: string; auth?: string; body: unknown };
-const seen: Seen[] = [];
-let answer: { status: number; body: unknown } = { status: 201, body: {} };
-let standIn: Server;
+let paddleApi: Awaited<ReturnType<typeof startPaddleApi>>;
 let t: TestApp;
 let owner: Client;
 let kits: { id: number; sef_id: string; title: string; price_cents: number }[];
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let data = '';
-    req.on('data', (chunk) => {
-      data += chunk;
-    });
-    req.on('end', () => resolve(data));
-  });
-
 beforeAll(async () => {
-  standIn = createServer(async (req, res) => {
-    const raw = await readBody(req);
-    let body: unknown = null;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      body = raw;
-    }
-    seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, body });
-    const b = body as { action?: unknown; transaction_id?: unknown; reason?: unknown; items?: unknown };
-    const shapeOk =
-      req.method === 'POST' &&
-      req.url === '/adjustments' &&
-      req.headers['content-type']?.startsWith('application/json') &&
-      b.action === 'refund' &&
-      typeof b.transaction_id === 'string' &&
-      b.transaction_id.startsWith('txn_') &&
-      typeof b.reason === 'string' &&
-      b.reason.length > 0 &&
-      Array.isArray(b.items) &&
-      b.items.length > 0 &&
-      b.items.every(
-        (i: { item_id?: unknown; type?: unknown; amount?: unknown }) =>
-          typeof i.item_id === 'string' &&
-          i.item_id.startsWith('txnitm_') &&
-          (i.type === 'full' || (i.type === 'partial' && typeof i.amount === 'string')),
-      );
-    if (req.headers.authorization !== `Bearer ${API_KEY}`) {
-      res.writeHead(403, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ error: { type: 'request_error', code: 'forbidden', detail: 'Bad API key' } }));
-    }
-    if (!shapeOk) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ error: { type: 'request_error', code: 'bad_request', detail: 'Bad shape' } }));
-    }
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer.body));
-  });
-  await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
-  const port = (standIn.address() as AddressInfo).port;
+  paddleApi = await startPaddleApi(API_KEY);
   t = await createTestApp({
     PUBLIC_URL: 'http://shop.test',
     OWNER_EMAILS: 'owner@shop.test',
@@ -80,25 +27,17 @@ beforeAll(async () => {
     PADDLE_CLIENT_TOKEN: 'test_client_token',
     PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     PADDLE_API_KEY: API_KEY,
-    PADDLE_API_URL: `http://127.0.0.1:${port}`,
+    PADDLE_API_URL: paddleApi.url,
   });
   kits = (await t.pool.query('SELECT id, sef_id, title, price_cents FROM kits ORDER BY position')).rows;
   ({ client: owner } = await signedInClient(t.app, t.pool, { email: 'owner@shop.test' }));
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((resolve) => standIn.close(resolve));
+  await paddleApi.close();
 });
 
-const deliver = (event: object) => {
-  const body = JSON.stringify(event);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/paddle',
-    headers: { 'content-type': 'application/json', 'paddle-signature': signPaddleBody(body, WEBHOOK_SECRET) },
-    payload: body,
-  });
-};
+const deliver = (event: object) => deliverWebhook(t.app, event, WEBHOOK_SECRET);
 
 /** A buyer whose order Paddle's signed `transaction.completed` paid. */
 async function paidBuyer(kitIds: number[]) {
@@ -120,18 +59,18 @@ describe('refunds with Paddle', () => {
   it('asks Paddle for the refund, answers refund_requested, and takes the kit only when the approved adjustment arrives', async () => {
     const { client, orderId, paid } = await paidBuyer([kits[0]!.id, kits[1]!.id]);
     const betaLine = paid.data.details.line_items[1]!.id;
-    answer = {
+    paddleApi.answerRefunds({
       status: 201,
       body: { data: { id: 'adj_01standin', action: 'refund', status: 'pending_approval' }, meta: { request_id: 'x' } },
-    };
-    seen.length = 0;
+    });
+    paddleApi.seen.length = 0;
     const res = await owner.post(`/api/admin/orders/${orderId}/refund`, {
       kit_ids: [kits[1]!.id],
       reason: 'Duplicate',
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: orderId, status: 'paid', refund_requested: true });
-    expect(seen).toEqual([
+    expect(paddleApi.seen).toEqual([
       {
         method: 'POST',
         url: '/adjustments',
@@ -178,16 +117,16 @@ describe('refunds with Paddle', () => {
 
   it('refunds the whole order line by line, and answers Paddle’s refusal with a 409 that changes nothing', async () => {
     const { orderId, paid } = await paidBuyer([kits[0]!.id]);
-    answer = {
+    paddleApi.answerRefunds({
       status: 400,
       body: { error: { type: 'request_error', code: 'adjustment_pending_refund_request', detail: 'Refund pending' } },
-    };
-    seen.length = 0;
+    });
+    paddleApi.seen.length = 0;
     const before = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
     const res = await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked' });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/Refund pending/);
-    expect((seen[0]!.body as { items: unknown }).items).toEqual([
+    expect((paddleApi.seen[0]!.body as { items: unknown }).items).toEqual([
       { item_id: paid.data.details.line_items[0]!.id, type: 'full' },
     ]);
     expect((await owner.get('/api/admin/activity?limit=1')).json().items[0]).toEqual(before);

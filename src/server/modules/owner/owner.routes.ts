@@ -45,6 +45,7 @@ import {
   subscribersCsvFile,
   subscribersPage,
 } from '../messages/messages.owner.service.ts';
+import { orderDiscount } from '../orders/discounts.service.ts';
 import { lockBuyerRefunds } from '../orders/fulfilment.service.ts';
 import {
   buyerTotals,
@@ -57,6 +58,7 @@ import {
   salesByKit,
   salesFigures,
 } from '../orders/orders.owner.service.ts';
+import { registerDiscountRoutes } from './owner.discounts.routes.ts';
 import { activityPage, findOwner, type Owner, recordActivity } from './owner.service.ts';
 
 export type OwnerDeps = {
@@ -136,13 +138,15 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
   async function orderDetail(publicId: string): Promise<OwnerOrderDetail> {
     const row = await findOrder(db, publicId);
     if (!row) throw new AppError('not_found', `No order ${publicId.slice(0, 80)}.`);
-    const [buyers, events, mails] = await Promise.all([
+    const [buyers, events, mails, discount] = await Promise.all([
       accountsByIds(db, [row.user_id]),
       paymentEventsOf(db, row.transaction_id),
       mailsAbout(db, row.public_id),
+      orderDiscount(db, row.public_id),
     ]);
     return {
       ...orderAnswer(row, buyers.get(row.user_id)),
+      discount,
       events: events.map((e) => ({ ...e, at: iso(e.at)! })),
       mails: mails.map((m) => ({ ...m, at: iso(m.at)! })),
     };
@@ -266,6 +270,8 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
       });
 
       scope.get('/me', async (request) => ownerOf(request));
+
+      registerDiscountRoutes(scope, { db, config, ownerOf });
 
       scope.get('/summary', async (request): Promise<OwnerSummary> => {
         const input = parseInput(SummaryQuerySchema, request.query);

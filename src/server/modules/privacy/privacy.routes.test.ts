@@ -64,8 +64,10 @@ describe('POST /api/account/export', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="kitshop-data-\d{4}-\d\d-\d\d\.json"$/);
     const data = res.json();
     expect(data.profile).toMatchObject({ id: user.id, name: 'Erin Buyer', email: user.email });
-    expect(data.sign_in_methods).toEqual({ password: true, google: null });
-    expect(data.sessions).toEqual([expect.objectContaining({ this_browser: true, remember_me: false })]);
+    expect(data.sign_in_methods).toEqual({ password: true, google: null, two_step: null, passkeys: [] });
+    expect(data.sessions).toEqual([
+      expect.objectContaining({ this_browser: true, remember_me: false, ip: '127.0.0.1', signed_in_with: 'password' }),
+    ]);
     expect(data.orders).toEqual([
       expect.objectContaining({
         order_id: orderId,

@@ -1,6 +1,8 @@
-import { Outlet, useNavigation } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useLocation, useNavigation } from 'react-router';
 import { ConsentBanner } from '../../components/consent-banner.tsx';
 import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
+import { rememberCodeFromLink } from '../../lib/cart/discount-code.ts';
 import { useRouteChangeEffects } from '../page-type.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
@@ -9,6 +11,8 @@ import { Header } from './header.tsx';
 export function RootLayout() {
   const navigation = useNavigation();
   useRouteChangeEffects();
+  const { search } = useLocation();
+  useEffect(() => rememberCodeFromLink(search), [search]);
 
   return (
     <>

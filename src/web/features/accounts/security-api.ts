@@ -11,7 +11,7 @@ import { apiGet, apiPost } from '../../lib/api.ts';
 
 // Account security calls (README, "Account security"): JSON under the base path, CSRF on every POST.
 
-export const fetchSecurity = () => apiGet<AccountSecurity>('/api/account/security');
+export const fetchSecurity = () => apiGet<AccountSecurity>('/api/account/sign-in-security');
 export const fetchSessions = () => apiGet<{ sessions: AccountSession[] }>('/api/account/sessions');
 export const signOutSession = (id: string) =>
   apiPost<MessageResponse>(`/api/account/sessions/${encodeURIComponent(id)}/sign-out`);

@@ -1,6 +1,7 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
+import type { DiscountCreate, OwnerDiscount } from '../../../common/schemas/discounts.ts';
 import type {
   GrantSchema,
   OwnerActivity,
@@ -149,4 +150,18 @@ export const useKitSwitch = () =>
 export const useReply = () =>
   useAdminAction(({ id, body }: { id: number; body: string }) =>
     apiPost<OwnerMessage>(`/api/admin/messages/${id}/reply`, { body }),
+  );
+
+export const useDiscounts = () =>
+  useQuery({
+    queryKey: [ADMIN, 'discounts'],
+    queryFn: () => apiGet<{ items: OwnerDiscount[] }>('/api/admin/discounts'),
+  });
+
+export const useCreateDiscount = () =>
+  useAdminAction((body: DiscountCreate) => apiPost<OwnerDiscount>('/api/admin/discounts', body));
+
+export const useDiscountSwitch = () =>
+  useAdminAction(({ code, active }: { code: string; active: boolean }) =>
+    apiPost<OwnerDiscount>(`/api/admin/discounts/${encodeURIComponent(code)}`, { active }),
   );

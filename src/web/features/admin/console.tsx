@@ -12,12 +12,14 @@ const KitsPage = lazy(() => import('./kits-page.tsx'));
 const MessagesPage = lazy(() => import('./messages-page.tsx'));
 const SubscribersPage = lazy(() => import('./subscribers-page.tsx'));
 const ActivityPage = lazy(() => import('./activity-page.tsx'));
+const DiscountsPage = lazy(() => import('./discounts-page.tsx'));
 
 const LINKS = [
   { to: '/admin', label: 'Dashboard', end: true },
   { to: '/admin/orders', label: 'Orders' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/kits', label: 'Kits' },
+  { to: '/admin/discounts', label: 'Discounts' },
   { to: '/admin/messages', label: 'Messages' },
   { to: '/admin/subscribers', label: 'Subscribers' },
   { to: '/admin/activity', label: 'Activity' },
@@ -54,6 +56,7 @@ const SCREENS: [RegExp, ComponentType][] = [
   [/^\/customers\/?$/, CustomersPage],
   [/^\/customers\/[^/]+\/?$/, CustomerPage],
   [/^\/kits\/?$/, KitsPage],
+  [/^\/discounts\/?$/, DiscountsPage],
   [/^\/messages\/?$/, MessagesPage],
   [/^\/subscribers\/?$/, SubscribersPage],
   [/^\/activity\/?$/, ActivityPage],

@@ -129,6 +129,9 @@ export default function OrderPage() {
                     ['Created', dateTime(data.created_at)],
                     ['Paid', dateTime(data.paid_at)],
                     ['Total', money(data.total)],
+                    ...(data.discount
+                      ? [['Discount', `${data.discount.code}: −${money(data.discount.amount)}`] as [string, string]]
+                      : []),
                   ]}
                 />
               </section>

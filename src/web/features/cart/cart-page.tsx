@@ -2,14 +2,16 @@ import './cart-page.scss';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { formatUsd } from '../../../common/money.ts';
-import type { CartItem } from '../../../common/schemas/orders.ts';
+import type { CartItem, CartResponse } from '../../../common/schemas/orders.ts';
 import { Icon } from '../../components/icon.tsx';
+import { LineNotes, LinePrice } from '../../components/line-price.tsx';
 import { BrowseKitsPrompt, LoadFailed, Loading } from '../../components/load-states.tsx';
-import { alreadyPurchasedAmount, cartSubtotal, checkoutTotal, TAX_NOTE } from '../../lib/cart/totals.ts';
+import { cartBreakdown, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearReturnPathIfAt } from '../../lib/return-path.ts';
 import { useCartLines } from './cart-api.ts';
+import { DiscountCodeForm } from './discount-code-form.tsx';
 
 function Line({ item, onRemove }: { item: CartItem; onRemove: (id: number) => void }) {
   const titleId = `cart-line-${item.id}-title`;
@@ -25,11 +27,10 @@ function Line({ item, onRemove }: { item: CartItem; onRemove: (id: number) => vo
             <Icon name="check" size={14} /> Already purchased
           </span>
         )}
+        <LineNotes item={item} />
       </div>
       <div className="cart-line-side">
-        <span className={item.purchased ? 'cart-line-price is-excluded' : 'cart-line-price'}>
-          {formatUsd(item.price)}
-        </span>
+        <LinePrice item={item} />
         <button
           type="button"
           className="btn btn-sm btn-outline-danger cart-remove"
@@ -43,11 +44,9 @@ function Line({ item, onRemove }: { item: CartItem; onRemove: (id: number) => vo
   );
 }
 
-function Summary({ items }: { items: CartItem[] }) {
+function Summary({ items, cart, codeError }: { items: CartItem[]; cart: CartResponse; codeError: string | null }) {
   const navigate = useNavigate();
-  const subtotal = cartSubtotal(items);
-  const excluded = alreadyPurchasedAmount(items);
-  const total = checkoutTotal(items);
+  const { subtotal, excluded, upgrade, discount, total } = cartBreakdown(items);
   return (
     <aside className="card cart-summary" aria-labelledby="cart-summary-title">
       <div className="card-body">
@@ -65,11 +64,24 @@ function Summary({ items }: { items: CartItem[] }) {
               <dd data-testid="cart-excluded">−{formatUsd(excluded)}</dd>
             </div>
           )}
+          {upgrade > 0 && (
+            <div>
+              <dt>Upgrade credit</dt>
+              <dd data-testid="cart-upgrade">−{formatUsd(upgrade)}</dd>
+            </div>
+          )}
+          {cart.discount && (
+            <div className="text-success">
+              <dt>Discount ({cart.discount.code})</dt>
+              <dd data-testid="cart-discount">−{formatUsd(discount)}</dd>
+            </div>
+          )}
           <div className="cart-total">
             <dt>Total</dt>
             <dd data-testid="cart-total">{formatUsd(total)}</dd>
           </div>
         </dl>
+        <DiscountCodeForm products={items.map((i) => i.id)} discount={cart.discount} refusal={codeError} />
         <button
           type="button"
           className="btn btn-primary btn-lg w-100"
@@ -117,7 +129,7 @@ export function CartPage() {
   };
 
   // Only the lines still in the local cart (a removal here or in another tab).
-  const items = state.items?.filter((item) => cart.items[item.id] !== undefined) ?? [];
+  const items = state.cart?.items.filter((item) => cart.items[item.id] !== undefined) ?? [];
   const isEmpty = state.status === 'ready' && items.length === 0;
 
   return (
@@ -150,7 +162,7 @@ export function CartPage() {
               </ul>
             </div>
             <div className="col-12 col-lg-4">
-              <Summary items={items} />
+              <Summary items={items} cart={state.cart} codeError={state.codeError} />
             </div>
           </div>
         )}

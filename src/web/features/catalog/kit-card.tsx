@@ -6,6 +6,7 @@ import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { appUrl } from '../../lib/initial-data.ts';
+import { BundleCardLine } from './bundle-contents.tsx';
 
 export const PAY_BY_CARD = 'Pay by card through Paddle';
 
@@ -68,6 +69,7 @@ export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boole
             </li>
           ))}
         </ul>
+        <BundleCardLine kit={kit} />
         <p className="kit-price mt-auto">
           <span className="price">{formatPrice(kit.price)}</span>
           {kit.discounted_from !== null && <del className="old-price">{formatPrice(kit.discounted_from)}</del>}

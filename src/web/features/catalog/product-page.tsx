@@ -12,6 +12,7 @@ import { ApiError } from '../../lib/api.ts';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { BundleContents } from './bundle-contents.tsx';
 import { useKit } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
 import { PurchaseFacts } from './purchase-facts.tsx';
@@ -165,6 +166,8 @@ function Product({ kit }: { kit: KitProduct }) {
   return (
     <article className="product">
       <Hero kit={kit} onBuy={buyNow} />
+
+      <BundleContents kit={kit} />
 
       <section className="section header-cards" aria-label="Highlights">
         <div className="container">

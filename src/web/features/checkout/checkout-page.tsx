@@ -5,13 +5,15 @@ import { formatUsd } from '../../../common/money.ts';
 import type { CartItem, CartResponse } from '../../../common/schemas/orders.ts';
 import { type CurrentUser, setCurrentUser, useCurrentUser } from '../../app/session.ts';
 import { Icon } from '../../components/icon.tsx';
+import { LineNotes } from '../../components/line-price.tsx';
 import { BrowseKitsPrompt, LoadFailed, Loading } from '../../components/load-states.tsx';
 import { SupportEmail } from '../../components/support-email.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { gtag } from '../../lib/analytics.ts';
 import { ApiError } from '../../lib/api.ts';
-import { cartProductIds, fetchPricedCart } from '../../lib/cart/priced-cart.ts';
-import { checkoutLinePrice, checkoutTotal, paymentItems, TAX_NOTE } from '../../lib/cart/totals.ts';
+import { useDiscountCode } from '../../lib/cart/discount-code.ts';
+import { cartProductIds, fetchCartWithCode } from '../../lib/cart/priced-cart.ts';
+import { cartBreakdown, checkoutLinePrice, checkoutTotal, paymentItems, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
 import { useFreshQuery } from '../../lib/fresh-query.ts';
 import { appUrl } from '../../lib/initial-data.ts';
@@ -35,10 +37,11 @@ function useCheckoutOrder(user: CurrentUser | null) {
   const navigate = useNavigate();
   const toast = useToast();
   const products = cartProductIds(cart);
+  const code = useDiscountCode();
   const userId = user?.id;
   const { query, retry } = useFreshQuery(
-    ['checkout', userId, products],
-    () => fetchPricedCart({ products, checkout: true }),
+    ['checkout', userId, products, code],
+    () => fetchCartWithCode({ products, checkout: true }, code),
     userId !== undefined && products.length > 0,
   );
   const { error } = query;
@@ -170,8 +173,14 @@ function OrderLine({ item }: { item: CartItem }) {
             <Icon name="check" size={16} /> {PURCHASED_NOTE}
           </p>
         )}
+        <LineNotes item={item} />
       </div>
-      <span className="checkout-line-price">{formatUsd(checkoutLinePrice(item))}</span>
+      <span className="checkout-line-price">
+        {checkoutLinePrice(item) < (item.upgrade?.price ?? item.original_price ?? item.price) && (
+          <del className="cart-line-was">{formatUsd(item.upgrade?.price ?? item.original_price ?? item.price)}</del>
+        )}
+        {formatUsd(checkoutLinePrice(item))}
+      </span>
     </li>
   );
 }
@@ -224,8 +233,28 @@ function ThankYou({ orderId }: { orderId: string }) {
   );
 }
 
+/** The code applied to the order and what it took off, or why a remembered code was dropped. */
+function OrderDiscount({ cart, codeError }: { cart: CartResponse; codeError: string | null }) {
+  const { discount } = cartBreakdown(cart.items);
+  return (
+    <>
+      {cart.discount && (
+        <div className="checkout-discount text-success" data-testid="checkout-discount">
+          <span>Discount ({cart.discount.code})</span>
+          <span>−{formatUsd(discount)}</span>
+        </div>
+      )}
+      {codeError && (
+        <p className="discount-error" role="alert">
+          {codeError} The order is priced without it.
+        </p>
+      )}
+    </>
+  );
+}
+
 /** The order's lines, total and the Make Payment button (disabled while there is nothing to pay). */
-function Order({ cart, onPay }: { cart: CartResponse; onPay: () => void }) {
+function Order({ cart, codeError, onPay }: { cart: CartResponse; codeError: string | null; onPay: () => void }) {
   const total = checkoutTotal(cart.items);
   return (
     <div className="row g-4 align-items-start">
@@ -244,6 +273,7 @@ function Order({ cart, onPay }: { cart: CartResponse; onPay: () => void }) {
       <div className="col-12 col-lg-4">
         <aside className="card checkout-card checkout-summary" aria-label="Payment">
           <div className="card-body">
+            <OrderDiscount cart={cart} codeError={codeError} />
             <OrderTotal total={total} />
             <button
               type="button"
@@ -274,7 +304,7 @@ type CheckoutStage =
   | { kind: 'loading' }
   | { kind: 'load-failed' }
   | { kind: 'empty' }
-  | { kind: 'order'; cart: CartResponse }
+  | { kind: 'order'; cart: CartResponse; codeError: string | null }
   | { kind: 'paying'; payment: Payment; frameFailed: boolean };
 
 function PaymentView({ payment, failed, onBack }: { payment: Payment; failed: boolean; onBack: () => void }) {
@@ -359,7 +389,7 @@ export function CheckoutPage() {
   const order = useCheckoutOrder(success ? null : user);
   const [paying, setPaying] = useState<{ payment: Payment; frameFailed: boolean } | null>(null);
   const opened = useRef<Payment | null>(null);
-  const activation = useActivationNotice(user, order.query.data?.email);
+  const activation = useActivationNotice(user, order.query.data?.cart.email);
 
   const stage: CheckoutStage =
     framed && returned
@@ -376,9 +406,9 @@ export function CheckoutPage() {
                 ? { kind: 'load-failed' }
                 : !order.query.isSuccess
                   ? { kind: 'loading' }
-                  : order.query.data.items.length === 0
+                  : order.query.data.cart.items.length === 0
                     ? { kind: 'empty' }
-                    : { kind: 'order', cart: order.query.data };
+                    : { kind: 'order', ...order.query.data };
 
   useEffect(() => {
     clearReturnPathIfAt('checkout');
@@ -410,6 +440,8 @@ export function CheckoutPage() {
       items: paymentItems(payment.cart.items),
       email: payment.cart.email,
       orderId: payment.cart.order_id,
+      discountId: payment.cart.discount?.paddle_discount_id ?? undefined,
+      transactionId: payment.cart.transaction_id ?? undefined,
       successUrl: `${window.location.origin}${appUrl('/checkout?status=success')}`,
       container: FRAME_ID,
     }).catch((error: unknown) => {
@@ -422,7 +454,7 @@ export function CheckoutPage() {
     const total = checkoutTotal(cart.items);
     if (total <= 0 || !cart.order_id) return;
     // Exactly the contract's `{order_id, total}` in session storage.
-    saveSnapshot({ order_id: cart.order_id, total });
+    saveSnapshot({ order_id: cart.order_id, total, ...(cart.discount ? { coupon: cart.discount.code } : {}) });
     setPaying({ payment: { cart, total }, frameFailed: false });
   };
 
@@ -455,7 +487,9 @@ export function CheckoutPage() {
           <LoadFailed onRetry={order.retry}>We could not load your order right now.</LoadFailed>
         )}
         {stage.kind === 'empty' && <EmptyOrder />}
-        {stage.kind === 'order' && <Order cart={stage.cart} onPay={() => pay(stage.cart)} />}
+        {stage.kind === 'order' && (
+          <Order cart={stage.cart} codeError={stage.codeError} onPay={() => pay(stage.cart)} />
+        )}
       </div>
     </section>
   );

@@ -11,7 +11,8 @@ export const CHECKOUT_KEY = 'checkout';
 
 /** A GA4 purchase item. */
 export type AnalyticsItem = { item_id: string; item_name: string; price: number; quantity: number };
-export type OrderSnapshot = { order_id: string; total: number; items?: AnalyticsItem[] };
+/** `total` is what is paid, after a discount code; `coupon` is that code. */
+export type OrderSnapshot = { order_id: string; total: number; items?: AnalyticsItem[]; coupon?: string };
 
 function parseItem(value: unknown): AnalyticsItem | null {
   const item = value as Partial<AnalyticsItem> | null;
@@ -28,6 +29,7 @@ export function parseSnapshot(raw: string | null): OrderSnapshot | null {
     const total = Number(value?.total);
     if (typeof value?.order_id !== 'string' || !value.order_id || !Number.isFinite(total)) return null;
     const snapshot: OrderSnapshot = { order_id: value.order_id, total: roundDollars(total) };
+    if (typeof value.coupon === 'string' && value.coupon) snapshot.coupon = value.coupon;
     if (Array.isArray(value.items)) {
       snapshot.items = value.items.map(parseItem).filter((item): item is AnalyticsItem => item !== null);
     }
@@ -72,5 +74,6 @@ export function purchaseEventParams(snapshot: OrderSnapshot) {
     currency: 'USD',
     tax: analyticsTax(snapshot.total),
     items: snapshot.items ?? [],
+    ...(snapshot.coupon ? { coupon: snapshot.coupon } : {}),
   };
 }

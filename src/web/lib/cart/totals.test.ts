@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   alreadyPurchasedAmount,
   analyticsTax,
+  cartBreakdown,
   cartSubtotal,
   checkoutLinePrice,
   checkoutTotal,
@@ -49,5 +50,23 @@ describe('cart totals', () => {
       { priceId: 'pri_a', quantity: 1 },
       { priceId: 'pri_c', quantity: 1 },
     ]);
+  });
+
+  it('breaks a discounted cart with an upgraded bundle down so that the rows add up to the total', () => {
+    const items = [
+      { price: 34.3, original_price: 49, purchased: false, paddle_id: 'a' },
+      { price: 19.5, original_price: 19.5, purchased: true, paddle_id: 'b' },
+      { price: 70, original_price: 149, upgrade: { price: 100 }, purchased: false, paddle_id: 'c' },
+      { price: 29, original_price: 29, included_in: 'Bundle', purchased: false, paddle_id: 'd' },
+    ];
+    expect(cartBreakdown(items)).toEqual({
+      subtotal: 246.5,
+      excluded: 48.5,
+      upgrade: 49,
+      discount: 44.7,
+      total: 104.3,
+    });
+    expect(checkoutTotal(items)).toBe(104.3);
+    expect(paymentItems(items).map((i) => i.priceId)).toEqual(['a', 'c']);
   });
 });

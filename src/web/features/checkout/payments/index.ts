@@ -14,6 +14,10 @@ export type PaymentFrameRequest = {
   orderId: string;
   /** Absolute URL Paddle sends the buyer to after paying (`/checkout?status=success`; the sandbox's server names it itself). */
   successUrl: string;
+  /** With Paddle: the discount the applied code mirrors (the sandbox priced the order with it already). */
+  discountId?: string;
+  /** With Paddle: a transaction the server created (an upgrade price), opened by id instead of items. */
+  transactionId?: string;
   /** The id of the element the inline frame goes into. */
   container: string;
 };

@@ -46,6 +46,19 @@ describe('Paddle inline checkout', () => {
     });
   });
 
+  it('passes the Paddle discount of the code, and opens a server-created transaction by id', async () => {
+    const request = { items: [{ priceId: 'pri_a', quantity: 1 }], email: null, successUrl: 'x', container: 'c' };
+    const config = { provider: 'paddle', clientToken: 'live_abc', environment: 'production' } as const;
+    await openPaddleCheckout({ ...request, orderId: 'ord_1', discountId: 'dsc_01spring' }, config);
+    expect(open).toHaveBeenLastCalledWith(
+      expect.objectContaining({ items: request.items, customData: { order_id: 'ord_1' }, discountId: 'dsc_01spring' }),
+    );
+    await openPaddleCheckout({ ...request, orderId: 'ord_2', transactionId: 'txn_01upgrade' }, config);
+    const opened = open.mock.lastCall![0];
+    expect(opened).toMatchObject({ transactionId: 'txn_01upgrade' });
+    expect(opened.items).toBeUndefined();
+  });
+
   it('refuses to open without a client token', async () => {
     await expect(
       openPaddleCheckout(

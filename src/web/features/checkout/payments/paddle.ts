@@ -25,9 +25,15 @@ function loadPaddle(config: PaymentConfig): Promise<Paddle> {
 export async function openPaddleCheckout(request: PaymentFrameRequest, config: PaymentConfig): Promise<void> {
   const paddle = await loadPaddle(config);
   paddle.Checkout.open({
-    items: request.items,
+    // A server-created transaction carries its items, custom data and discount already.
+    ...(request.transactionId
+      ? { transactionId: request.transactionId }
+      : {
+          items: request.items,
+          customData: { order_id: request.orderId },
+          ...(request.discountId ? { discountId: request.discountId } : {}),
+        }),
     ...(request.email ? { customer: { email: request.email } } : {}),
-    customData: { order_id: request.orderId },
     settings: {
       displayMode: 'inline',
       frameTarget: request.container,

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { parseDollarsToCents } from '../money.ts';
+
+/** Discount codes in the owner console (`/api/admin/discounts`) and `npm run discounts`. */
+
+/** Letters, digits, `-` and `_`: a code fits in a link (`?code=SPRING`) as it is. */
+export const DiscountCodeText = z
+  .string()
+  .trim()
+  .min(2, 'must be at least 2 characters')
+  .max(40, 'must be at most 40 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
+
+/** A day (`2026-12-01`, midnight UTC) or a moment with its offset (`2026-12-01T09:00:00Z`). */
+const Moment = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/, 'must be an ISO date')
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date')
+  .transform((v) => new Date(v).toISOString());
+
+const Dollars = z
+  .number()
+  .positive('must be above 0')
+  .max(1_000_000, 'must be at most 1000000')
+  .refine((v) => parseDollarsToCents(String(v)) !== null, 'must be dollars with at most 2 decimals');
+
+export const DiscountCreateSchema = z
+  .object({
+    code: DiscountCodeText,
+    percent_off: z.number().int('must be a whole number').min(1).max(100).nullish(),
+    amount_off: Dollars.nullish(),
+    kit_ids: z
+      .array(z.number().int().positive().max(2_147_483_647))
+      .min(1, 'name at least one kit, or leave it out for every kit')
+      .max(200)
+      .nullish(),
+    starts_at: Moment.nullish(),
+    ends_at: Moment.nullish(),
+    max_redemptions: z.number().int('must be a whole number').min(1).max(10_000_000).nullish(),
+    once_per_customer: z.boolean().optional().default(false),
+    paddle_discount_id: z
+      .string()
+      .trim()
+      .regex(/^dsc_[a-z0-9]{10,40}$/, 'must be a Paddle discount id (dsc_...)')
+      .nullish(),
+  })
+  .superRefine((input, ctx) => {
+    const both = input.percent_off != null && input.amount_off != null;
+    const neither = input.percent_off == null && input.amount_off == null;
+    if (both || neither)
+      ctx.addIssue({ code: 'custom', path: ['percent_off'], message: 'give either percent_off or amount_off' });
+    if (input.starts_at && input.ends_at && input.ends_at <= input.starts_at)
+      ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'must be after starts_at' });
+  });
+export type DiscountCreate = z.input<typeof DiscountCreateSchema>;
+
+export const DiscountActiveSchema = z.object({ active: z.boolean() });
+
+/** One code as the owner sees it; `kit_ids` null means every kit, dates are ISO or null. */
+export type OwnerDiscount = {
+  code: string;
+  percent_off: number | null;
+  amount_off: number | null;
+  kit_ids: number[] | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  max_redemptions: number | null;
+  redemptions: number;
+  once_per_customer: boolean;
+  active: boolean;
+  paddle_discount_id: string | null;
+  created_at: string;
+};

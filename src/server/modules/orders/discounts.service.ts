@@ -1,0 +1,277 @@
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { centsToDollars, parseDollarsToCents } from '../../../common/money.ts';
+import { DiscountCreateSchema, type OwnerDiscount } from '../../../common/schemas/discounts.ts';
+import type { Database } from '../../db/open.ts';
+import { discountCodes, discountRedemptions, orderItems, orders } from '../../db/schema/orders.ts';
+import { AppError } from '../../http/errors.ts';
+import { allKits } from '../catalog/catalog.owner.service.ts';
+
+/** Discount codes: what the owner creates, pauses and reads, and what the cart checks a code against. */
+
+export type DiscountCode = typeof discountCodes.$inferSelect;
+type NewDiscount = z.output<typeof DiscountCreateSchema>;
+type Db = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
+
+/**
+ * How long a checkout holds a limited code for its buyer: while it holds, others cannot take the
+ * last use. A payment arriving after the hold ran out still redeems the code if a use is left.
+ */
+export const CODE_HOLD_MINUTES = 60;
+
+export const codeKey = (code: string) => code.trim().toLowerCase();
+
+const day = (at: Date) => at.toISOString().slice(0, 10);
+
+export function ownerDiscount(row: DiscountCode): OwnerDiscount {
+  return {
+    code: row.code,
+    percent_off: row.percentOff,
+    amount_off: row.amountOffCents === null ? null : centsToDollars(row.amountOffCents),
+    kit_ids: row.kitIds,
+    starts_at: row.startsAt?.toISOString() ?? null,
+    ends_at: row.endsAt?.toISOString() ?? null,
+    max_redemptions: row.maxRedemptions,
+    redemptions: row.redemptions,
+    once_per_customer: row.oncePerCustomer,
+    active: row.active,
+    paddle_discount_id: row.paddleDiscountId,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * A new code; the same code in any case is a 409, a kit the shop never had a 422. With Paddle, a
+ * code names the Paddle discount it mirrors (Paddle.js applies that one at checkout).
+ */
+export async function createDiscount(db: Db, input: NewDiscount, options: { paddle: boolean }): Promise<DiscountCode> {
+  if (options.paddle && !input.paddle_discount_id)
+    throw new AppError(
+      'invalid_data',
+      'paddle_discount_id: required with PAYMENT_PROVIDER=paddle (create the discount in Paddle first).',
+    );
+  if (input.kit_ids) {
+    const known = new Set((await allKits(db)).map((k) => k.id));
+    const unknown = input.kit_ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw new AppError('invalid_data', `kit_ids: no kit ${unknown.join(', ')}.`);
+  }
+  const [row] = await db
+    .insert(discountCodes)
+    .values({
+      code: input.code,
+      codeKey: codeKey(input.code),
+      percentOff: input.percent_off ?? null,
+      amountOffCents: input.amount_off == null ? null : parseDollarsToCents(String(input.amount_off)),
+      kitIds: input.kit_ids ? [...new Set(input.kit_ids)].sort((a, b) => a - b) : null,
+      startsAt: input.starts_at ? new Date(input.starts_at) : null,
+      endsAt: input.ends_at ? new Date(input.ends_at) : null,
+      maxRedemptions: input.max_redemptions ?? null,
+      oncePerCustomer: input.once_per_customer ?? false,
+      paddleDiscountId: input.paddle_discount_id ?? null,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw new AppError('conflict', `code: a code ${input.code} exists already (codes ignore case).`);
+  return row;
+}
+
+export async function listDiscounts(db: Db): Promise<DiscountCode[]> {
+  return db.select().from(discountCodes).orderBy(asc(discountCodes.createdAt), asc(discountCodes.id));
+}
+
+export async function findDiscount(db: Db, code: string): Promise<DiscountCode | undefined> {
+  const [row] = await db
+    .select()
+    .from(discountCodes)
+    .where(eq(discountCodes.codeKey, codeKey(code)));
+  return row;
+}
+
+/** Pauses (`false`) or resumes a code; undefined when there is no such code. */
+export async function setDiscountActive(db: Db, code: string, active: boolean) {
+  const [row] = await db
+    .update(discountCodes)
+    .set({ active })
+    .where(eq(discountCodes.codeKey, codeKey(code)))
+    .returning();
+  return row;
+}
+
+/**
+ * Why a code cannot be used now, in the buyer's words, or null when it can. `held` counts other
+ * buyers' open checkouts with it (at checkout only), so the last uses are not sold twice.
+ */
+export function codeRefusal(code: DiscountCode, now: Date, held = 0): AppError | null {
+  if (!code.active) return new AppError('invalid_data', `The code ${code.code} is paused.`);
+  if (code.startsAt && now < code.startsAt)
+    return new AppError('invalid_data', `The code ${code.code} is valid from ${day(code.startsAt)}.`);
+  if (code.endsAt && now >= code.endsAt)
+    return new AppError('invalid_data', `The code ${code.code} expired on ${day(code.endsAt)}.`);
+  if (code.maxRedemptions !== null && code.redemptions + held >= code.maxRedemptions)
+    return new AppError('conflict', `The code ${code.code} has been used up.`);
+  return null;
+}
+
+/** The code a buyer typed, usable now, or the 4xx that says why not (unknown, paused, expired, used up). */
+export async function usableCode(db: Db, text: string, userId: number | null): Promise<DiscountCode> {
+  const code = await findDiscount(db, text);
+  if (!code) throw new AppError('invalid_data', `There is no discount code ${text.trim().slice(0, 40)}.`);
+  const refusal = codeRefusal(code, new Date());
+  if (refusal) throw refusal;
+  if (userId !== null && code.oncePerCustomer && (await hasRedeemed(db, code.id, userId)))
+    throw new AppError('conflict', `You have used the code ${code.code} already.`);
+  return code;
+}
+
+async function hasRedeemed(db: Db, codeId: number, userId: number) {
+  const rows = await db
+    .select({ orderId: discountRedemptions.orderId })
+    .from(discountRedemptions)
+    .where(and(eq(discountRedemptions.codeId, codeId), eq(discountRedemptions.userId, userId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * At checkout, in the transaction that opens the order: locks the code's row (checkouts with one
+ * code take turns) and refuses it when its paid uses plus other buyers' open checkouts reach the
+ * limit. The order inserted after this in the same transaction is this buyer's hold.
+ */
+export async function holdCode(tx: Db, codeId: number, userId: number): Promise<DiscountCode> {
+  const [code] = await tx.select().from(discountCodes).where(eq(discountCodes.id, codeId)).for('update');
+  if (!code) throw new AppError('invalid_data', 'This discount code no longer exists.');
+  // Counted after the lock: the statement sees every checkout committed before it was granted.
+  const { rows } = await tx.execute<{ held: number }>(sql`
+    SELECT count(DISTINCT o.user_id)::int AS held FROM ${orders} o
+     WHERE o.discount_code_id = ${codeId} AND o.status = 'pending' AND o.user_id <> ${userId}
+       AND o.created_at > now() - make_interval(mins => ${CODE_HOLD_MINUTES})`);
+  const refusal = codeRefusal(code, new Date(), code.maxRedemptions === null ? 0 : rows[0]!.held);
+  if (refusal) throw refusal;
+  if (code.oncePerCustomer && (await hasRedeemed(tx, code.id, userId)))
+    throw new AppError('conflict', `You have used the code ${code.code} already.`);
+  return code;
+}
+
+/** A code as a payment finds it, locked: uses left are counted down as the group's payments take them. */
+export type LockedCode = {
+  id: number;
+  code: string;
+  maxRedemptions: number | null;
+  redemptions: number;
+  oncePerCustomer: boolean;
+  /** Buyers (of those paying now) who redeemed it before. */
+  redeemedBy: Set<number>;
+};
+
+/**
+ * The codes of orders being paid, locked (in id order, after their orders) for the rest of the
+ * payment's transaction: a use is counted only while its row is held, so no two payments take the
+ * last one.
+ */
+export async function lockCodesForPayment(tx: Db, codeIds: number[], userIds: number[]) {
+  const codes = new Map<number, LockedCode>();
+  if (codeIds.length === 0) return codes;
+  const { rows } = await tx.execute<{
+    id: number;
+    code: string;
+    max_redemptions: number | null;
+    redemptions: number;
+    once_per_customer: boolean;
+    redeemed_by: number[] | null;
+  }>(sql`
+    SELECT c.id, c.code, c.max_redemptions, c.redemptions, c.once_per_customer,
+           (SELECT array_agg(DISTINCT r.user_id) FROM ${discountRedemptions} r
+             WHERE r.code_id = c.id AND r.user_id = ANY(${sql.param(userIds)}::int[])) AS redeemed_by
+      FROM ${discountCodes} c WHERE c.id = ANY(${sql.param(codeIds)}::int[]) ORDER BY c.id FOR UPDATE OF c`);
+  for (const r of rows)
+    codes.set(r.id, {
+      id: r.id,
+      code: r.code,
+      maxRedemptions: r.max_redemptions,
+      redemptions: r.redemptions,
+      oncePerCustomer: r.once_per_customer,
+      redeemedBy: new Set(r.redeemed_by ?? []),
+    });
+  return codes;
+}
+
+/** Takes one use of a locked code for a buyer's paid order, or says why it cannot. */
+export function takeCodeUse(code: LockedCode, userId: number): string | null {
+  if (code.maxRedemptions !== null && code.redemptions >= code.maxRedemptions)
+    return `the discount code ${code.code} was used up before this payment arrived`;
+  if (code.oncePerCustomer && code.redeemedBy.has(userId))
+    return `the buyer has used the discount code ${code.code} already`;
+  code.redemptions++;
+  code.redeemedBy.add(userId);
+  return null;
+}
+
+/**
+ * Paid orders' uses of codes as two statements a caller runs as parts of one (fulfilment's single
+ * write): a row for each order, and each code's count raised by its uses.
+ */
+export function redeemCodesSql(uses: { orderId: number; codeId: number; userId: number }[]): SQL[] {
+  const perCode = new Map<number, number>();
+  for (const use of uses) perCode.set(use.codeId, (perCode.get(use.codeId) ?? 0) + 1);
+  const counts = [...perCode].map(([codeId, n]) => ({ codeId, n }));
+  return [
+    sql`INSERT INTO ${discountRedemptions} (order_id, code_id, user_id)
+      SELECT v."orderId", v."codeId", v."userId"
+        FROM jsonb_to_recordset(${JSON.stringify(uses)}::jsonb) AS v("orderId" int, "codeId" int, "userId" int)`,
+    sql`UPDATE ${discountCodes} SET redemptions = ${discountCodes}.redemptions + v.n
+      FROM jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) AS v("codeId" int, n int)
+     WHERE ${discountCodes}.id = v."codeId"`,
+  ];
+}
+
+/** A refunded order gives its use of a code back (the code's row locked by the update). */
+export async function releaseCodeUse(tx: Db, orderId: number): Promise<void> {
+  await tx.execute(sql`WITH released AS (
+      DELETE FROM ${discountRedemptions} WHERE order_id = ${orderId} RETURNING code_id)
+    UPDATE ${discountCodes} c SET redemptions = c.redemptions - 1 FROM released WHERE c.id = released.code_id`);
+}
+
+/** The buyer's paid lines not refunded (of orders paid in full or in part): what they paid for and still own. */
+export const paidLinesOf = (userId: number) =>
+  and(
+    eq(orders.userId, userId),
+    inArray(orders.status, ['paid', 'partially_refunded']),
+    isNull(orderItems.refundedAt),
+  )!;
+
+/**
+ * The catalog's own codes (`discounts.json` beside `kits/`, the demo's launch code): each created
+ * once, when no code of that name exists; an owner's later change (a pause) is never undone.
+ * With Paddle, a code without its Paddle discount is left out (it would charge the full price).
+ * Answers the codes created and those left out, with why.
+ */
+export async function importCatalogDiscounts(db: Database, entries: unknown, options: { paddle: boolean }) {
+  const created: string[] = [];
+  const skipped: string[] = [];
+  for (const [i, entry] of (Array.isArray(entries) ? entries : []).entries()) {
+    const input = DiscountCreateSchema.safeParse(entry);
+    if (!input.success) {
+      const issue = input.error.issues[0]!;
+      skipped.push(`discounts.json: ${i}.${issue.path.join('.')}: ${issue.message}`);
+      continue;
+    }
+    if (await findDiscount(db, input.data.code)) continue;
+    try {
+      created.push((await createDiscount(db, input.data, options)).code);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      skipped.push(`discounts.json: ${input.data.code}: ${error.message}`);
+    }
+  }
+  return { created, skipped };
+}
+
+/** The code an order was priced with and what it took off (dollars), for the owner's order page. */
+export async function orderDiscount(db: Db, publicId: string): Promise<{ code: string; amount: number } | null> {
+  const [row] = await db
+    .select({ code: discountCodes.code, cents: orders.discountCents })
+    .from(orders)
+    .innerJoin(discountCodes, eq(discountCodes.id, orders.discountCodeId))
+    .where(eq(orders.publicId, publicId));
+  return row ? { code: row.code, amount: centsToDollars(row.cents) } : null;
+}
