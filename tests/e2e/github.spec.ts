@@ -25,13 +25,16 @@ const standIn = {
   },
 };
 
-/** A signed-in buyer whose GitHub account (the stand-in's next authorisation) is new, and the demo kits. */
+/** A signed-in buyer whose GitHub account (signed in at the stand-in in this browser) is new, and the demo kits. */
 const githubBuyer = test.extend<{ buyer: { id: number; login: string; kits: { nextjs: Kit; laravel: Kit } } }>({
-  buyer: async ({ signIn, request }, use, testInfo) => {
+  buyer: async ({ signIn, request, context }, use, testInfo) => {
     const { find } = await loadCatalog(request);
     const user = await signIn('Gita Hub');
     const login = `gita-${testInfo.project.name}-${user.id}`;
-    await standIn.post('next-user', { id: 500_000 + user.id, login });
+    // This browser is signed in to the stand-in's "GitHub" as that account, so tests running at the
+    // same time (desktop and mobile) each authorise as their own.
+    await standIn.post('user', { id: 500_000 + user.id, login });
+    await context.addCookies([{ name: 'stand_in_user', value: login, url: githubUrl() }]);
     const kits = {
       nextjs: find((k) => k.sef_id === 'nextjs-saas-starter'),
       laravel: find((k) => k.sef_id === 'laravel-vue-crm'),

@@ -189,7 +189,11 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
         problems.push(`authorize without redirect_uri, state or S256 code_challenge: ${req.url}`);
         return send(res, 400, { message: 'redirect_uri, state and an S256 code_challenge are required' });
       }
-      const user = nextUser ?? addUser({ id: 90_000 + users.size, login: `octo-${users.size}` });
+      // Who is signed in to "GitHub" in this browser (its cookie, as github.com knows its visitor),
+      // else the account set for the next authorisation, else a new one.
+      const cookieLogin = /(?:^|;\s*)stand_in_user=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+      const signedIn = cookieLogin ? users.get(decodeURIComponent(cookieLogin).toLowerCase()) : undefined;
+      const user = signedIn ?? nextUser ?? addUser({ id: 90_000 + users.size, login: `octo-${users.size}` });
       const code = randomBytes(10).toString('hex');
       codes.set(code, { user, challenge, redirectUri });
       const back = new URL(redirectUri);
@@ -257,6 +261,7 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
   async function handleControl(req: IncomingMessage, res: ServerResponse, path: string, method: string) {
     const body = method === 'POST' ? JSON.parse((await readBody(req)) || '{}') : {};
     if (path === '/_stand-in/next-user' && method === 'POST') return send(res, 200, control.setNextUser(body));
+    if (path === '/_stand-in/user' && method === 'POST') return send(res, 200, control.addUser(body));
     if (path === '/_stand-in/accept' && method === 'POST')
       return send(res, 200, { accepted: control.accept(body.repository, body.login) });
     if (path === '/_stand-in/fail' && method === 'POST') {
