@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../src/server/integrations/payments/sandbox.ts';
-import { signPaddleBody } from '../../src/server/integrations/payments/signature.ts';
+import { sandboxWebhookSecret } from '../../src/server/integrations/payments/sandbox.ts';
 import { type GithubStandIn, startGithubStandIn } from '../../tests/setup/github-stand-in.ts';
+import { pendingOrderEvent } from './webhooks.ts';
 
 export const GITHUB_RUNS = 5;
 
@@ -61,27 +61,12 @@ export async function measurePayToInvitation(
         800_000 + process.pid * 10 + i,
         login,
       ]);
-      const publicId = `ord_${tag}`;
-      const { rows } = await db.query(
-        'INSERT INTO orders (public_id, user_id, total_cents, items_key) VALUES ($1, $2, $3, $4) RETURNING id',
-        [publicId, userId, kit.price_cents, String(kit.id)],
-      );
-      await db.query(
-        `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $3, $4)`,
-        [rows[0].id, kit.id, kit.price_cents, kit.paddle_price_id],
-      );
-      const body = JSON.stringify(
-        sandboxTransactionCompleted({
-          publicId,
-          userId,
-          items: [{ kitId: kit.id, paddlePriceId: kit.paddle_price_id, priceCents: kit.price_cents }],
-        }),
-      );
+      const event = await pendingOrderEvent(db, kit, userId, `ord_${tag}`, secret);
       const started = performance.now();
       const res = await fetch(`${baseUrl}/api/webhooks/paddle`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'paddle-signature': signPaddleBody(body, secret) },
-        body,
+        headers: { 'content-type': 'application/json', 'paddle-signature': event.sign() },
+        body: event.body,
       });
       if (res.status !== 200) throw new Error(`the payment webhook answered ${res.status}`);
       while (!github.invitations().some((invitation) => invitation.login === login)) {

@@ -49,6 +49,34 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
+export type BenchKit = { id: number; price_cents: number; paddle_price_id: string };
+
+/** One pending order of one kit for a buyer, and its `transaction.completed`, signed when `sign()` is called. */
+export async function pendingOrderEvent(
+  db: pg.Client | pg.Pool,
+  kit: BenchKit,
+  userId: number,
+  publicId: string,
+  secret: string,
+) {
+  const { rows } = await db.query(
+    `INSERT INTO orders (public_id, user_id, total_cents, items_key) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [publicId, userId, kit.price_cents, String(kit.id)],
+  );
+  await db.query(
+    `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $3, $4)`,
+    [rows[0].id, kit.id, kit.price_cents, kit.paddle_price_id],
+  );
+  const body = JSON.stringify(
+    sandboxTransactionCompleted({
+      publicId,
+      userId,
+      items: [{ kitId: kit.id, paddlePriceId: kit.paddle_price_id, priceCents: kit.price_cents }],
+    }),
+  );
+  return { publicId, body, sign: () => signPaddleBody(body, secret) };
+}
+
 /**
  * `count` pending orders of as many new buyers (emails `{tag}-N@example.com`, orders `ord_{tag}_N`),
  * each with its `transaction.completed` event, signed the way the sandbox (and Paddle) signs it
@@ -66,23 +94,7 @@ export async function pendingOrderEvents(db: pg.Client | pg.Pool, sessionSecret:
   const secret = sandboxWebhookSecret(sessionSecret);
   const events: { publicId: string; body: string; sign: () => string }[] = [];
   for (const [i, user] of users.entries()) {
-    const publicId = `ord_${tag}_${i}`;
-    const { rows } = await db.query(
-      `INSERT INTO orders (public_id, user_id, total_cents, items_key) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [publicId, user.id, kit.price_cents, String(kit.id)],
-    );
-    await db.query(
-      `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id) VALUES ($1, $2, 'bench', $3, $3, $4)`,
-      [rows[0].id, kit.id, kit.price_cents, kit.paddle_price_id],
-    );
-    const body = JSON.stringify(
-      sandboxTransactionCompleted({
-        publicId,
-        userId: user.id,
-        items: [{ kitId: kit.id, paddlePriceId: kit.paddle_price_id, priceCents: kit.price_cents }],
-      }),
-    );
-    events.push({ publicId, body, sign: () => signPaddleBody(body, secret) });
+    events.push(await pendingOrderEvent(db, kit, user.id, `ord_${tag}_${i}`, secret));
   }
   return events;
 }

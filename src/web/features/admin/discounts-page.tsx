@@ -1,5 +1,6 @@
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import type { OwnerDiscount } from '../../../common/schemas/discounts.ts';
+import { Check, Field, SelectField } from '../../components/field.tsx';
 import { useToast } from '../../components/toasts.tsx';
 import { useCreateDiscount, useDiscountSwitch, useDiscounts, useKits } from './admin-api.ts';
 import { CardTable } from './data-table.tsx';
@@ -18,28 +19,6 @@ function standing(d: OwnerDiscount, now = new Date()): { label: string; variant:
   if (d.max_redemptions !== null && d.redemptions >= d.max_redemptions)
     return { label: 'Used up', variant: 'text-bg-warning' };
   return { label: 'Active', variant: 'text-bg-success' };
-}
-
-/** One field of the form with its label above it. */
-function LabelledField({
-  id,
-  label,
-  className,
-  children,
-}: {
-  id: string;
-  label: string;
-  className: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="form-label">
-        {label}
-      </label>
-      {children}
-    </div>
-  );
 }
 
 /** A day from the date field as the API takes it (midnight UTC), or nothing. */
@@ -96,87 +75,75 @@ function NewDiscountForm() {
           New discount code
         </h2>
         <div className="row g-3">
-          <LabelledField className="col-12 col-md-4" id="discount-code" label="Code">
-            <input
-              id="discount-code"
-              className="form-control"
-              required
-              maxLength={40}
-              pattern="[A-Za-z0-9_\-]{2,40}"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-            />
-          </LabelledField>
-          <LabelledField className="col-6 col-md-4" id="discount-kind" label="Takes off">
-            <select
-              id="discount-kind"
-              className="form-select"
-              value={kind}
-              onChange={(e) => setKind(e.target.value as 'percent' | 'amount')}
-            >
-              <option value="percent">Percent off</option>
-              <option value="amount">Amount off (USD)</option>
-            </select>
-          </LabelledField>
-          <LabelledField
-            className="col-6 col-md-4"
+          <Field
+            spacing="col-12 col-md-4"
+            id="discount-code"
+            label="Code"
+            required
+            maxLength={40}
+            pattern="[A-Za-z0-9_\-]{2,40}"
+            value={code}
+            onChange={setCode}
+          />
+          <SelectField
+            spacing="col-6 col-md-4"
+            id="discount-kind"
+            label="Takes off"
+            none={null}
+            options={[
+              { value: 'percent', label: 'Percent off' },
+              { value: 'amount', label: 'Amount off (USD)' },
+            ]}
+            value={kind}
+            onChange={(e) => setKind(e.target.value as 'percent' | 'amount')}
+          />
+          <Field
+            spacing="col-6 col-md-4"
             id="discount-value"
             label={kind === 'percent' ? 'Percent' : 'Amount (USD)'}
-          >
-            <input
-              id="discount-value"
-              className="form-control"
-              type="number"
-              required
-              min={kind === 'percent' ? 1 : 0.01}
-              max={kind === 'percent' ? 100 : undefined}
-              step={kind === 'percent' ? 1 : 0.01}
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-            />
-          </LabelledField>
-          <LabelledField className="col-6 col-md-3" id="discount-starts" label="Starts (optional)">
-            <input
-              id="discount-starts"
-              className="form-control"
-              type="date"
-              value={startsAt}
-              onChange={(e) => setStartsAt(e.target.value)}
-            />
-          </LabelledField>
-          <LabelledField className="col-6 col-md-3" id="discount-ends" label="Ends (optional)">
-            <input
-              id="discount-ends"
-              className="form-control"
-              type="date"
-              value={endsAt}
-              onChange={(e) => setEndsAt(e.target.value)}
-            />
-          </LabelledField>
-          <LabelledField className="col-6 col-md-3" id="discount-max" label="Maximum uses (optional)">
-            <input
-              id="discount-max"
-              className="form-control"
-              type="number"
-              min={1}
-              step={1}
-              value={max}
-              onChange={(e) => setMax(e.target.value)}
-            />
-          </LabelledField>
+            type="number"
+            required
+            min={kind === 'percent' ? 1 : 0.01}
+            max={kind === 'percent' ? 100 : undefined}
+            step={kind === 'percent' ? 1 : 0.01}
+            value={value}
+            onChange={setValue}
+          />
+          <Field
+            spacing="col-6 col-md-3"
+            id="discount-starts"
+            label="Starts (optional)"
+            type="date"
+            value={startsAt}
+            onChange={setStartsAt}
+          />
+          <Field
+            spacing="col-6 col-md-3"
+            id="discount-ends"
+            label="Ends (optional)"
+            type="date"
+            value={endsAt}
+            onChange={setEndsAt}
+          />
+          <Field
+            spacing="col-6 col-md-3"
+            id="discount-max"
+            label="Maximum uses (optional)"
+            type="number"
+            min={1}
+            step={1}
+            value={max}
+            onChange={setMax}
+          />
           <div className="col-6 col-md-3 d-flex align-items-end">
-            <div className="form-check mb-2">
-              <input
-                id="discount-once"
-                className="form-check-input"
-                type="checkbox"
-                checked={once}
-                onChange={(e) => setOnce(e.target.checked)}
-              />
-              <label htmlFor="discount-once" className="form-check-label">
-                Once per customer
-              </label>
-            </div>
+            <Check
+              id="discount-once"
+              wrapper="mb-2"
+              type="checkbox"
+              label="Once per customer"
+              checked={once}
+              onChange={(e) => setOnce(e.target.checked)}
+            />
           </div>
           <fieldset className="col-12">
             <legend className="form-label fs-6 mb-1">Applies to (none ticked: every kit)</legend>
