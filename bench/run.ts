@@ -3,6 +3,11 @@
  * hello-world, memory, start-up time, the home route's bundle size and Lighthouse scores.
  * A benchmark, not a test: it prints one Markdown table and exits 0 even when targets are missed.
  * Everything runs on 127.0.0.1; every child process is stopped and every temp folder removed.
+ *
+ * `BENCH_ONLY=step,step` runs only those steps (and what they need), e.g. the webhook bursts alone,
+ * through one instance and through nginx + two: `BENCH_ONLY=webhooks npm run bench` (or, built
+ * already, `BENCH_ONLY=webhooks npx tsx bench/run.ts`). Steps: bundle, load, lighthouse, signin,
+ * resets, webhooks, pay, github, downloads, owner, startup. Unset runs them all.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -52,6 +57,31 @@ const TARGET = {
     number
   >,
 };
+
+const STEPS = [
+  'bundle',
+  'load',
+  'lighthouse',
+  'signin',
+  'resets',
+  'webhooks',
+  'pay',
+  'github',
+  'downloads',
+  'owner',
+  'startup',
+] as const;
+type Step = (typeof STEPS)[number];
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const unknownSteps = only?.filter((s) => !(STEPS as readonly string[]).includes(s)) ?? [];
+if (unknownSteps.length > 0) {
+  console.error(`bench: BENCH_ONLY: unknown step(s) ${unknownSteps.join(', ')}; steps: ${STEPS.join(', ')}`);
+  process.exit(2);
+}
+/** Whether `BENCH_ONLY` (unset: every step) asks for any of these steps. */
+const wants = (...steps: Step[]) => !only || steps.some((s) => only.includes(s));
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -511,7 +541,7 @@ async function main(): Promise<void> {
     `Kitshop bench: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per load run, loopback only.`,
   );
 
-  bundleSection();
+  if (wants('bundle')) bundleSection();
 
   section('catalog');
   const work = makeTempDir('kitshop-bench-');
@@ -527,17 +557,36 @@ async function main(): Promise<void> {
     console.log('  importing the demo catalog from content/');
   }
 
+  const hello = wants('load') ? await startHello() : undefined;
+  if (wants('load', 'lighthouse')) await embeddedSections(catalog, hello?.url);
+  if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner'))
+    await pgServerSections(catalog, hello?.url);
+  if (wants('webhooks')) await twoInstanceWebhookSection(catalog.dir);
+  if (hello) await stopChild(hello.child);
+  checkDistUnchanged('after the load runs and Lighthouse');
+
+  if (wants('startup')) await startupSection(catalog);
+  checkDistUnchanged('at the end');
+
+  printReport(performance.now() - started);
+}
+
+/** The bare Fastify hello-world the load figures are compared with. */
+async function startHello() {
   section('hello-world baseline process');
   const helloPort = await freePort();
-  const hello = startChild('hello-world', process.execPath, [path.join(ROOT, 'bench/hello.mjs')], {
+  const child = startChild('hello-world', process.execPath, [path.join(ROOT, 'bench/hello.mjs')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(helloPort) },
   });
-  const helloUrl = `http://127.0.0.1:${helloPort}`;
-  await waitFor200(`${helloUrl}/`, hello, { timeoutMs: 15_000 });
-  console.log(`  listening at ${helloUrl}`);
+  const url = `http://127.0.0.1:${helloPort}`;
+  await waitFor200(`${url}/`, child, { timeoutMs: 15_000 });
+  console.log(`  listening at ${url}`);
+  return { child, url };
+}
 
-  // 1, 2 and 5 on the embedded PostgreSQL.
+/** 1, 2 and 5 on the embedded PostgreSQL: the load runs and Lighthouse. */
+async function embeddedSections(catalog: CatalogSource, helloUrl: string | undefined): Promise<void> {
   section('load: embedded PostgreSQL (DATABASE_URL unset)');
   let server: Server | undefined;
   try {
@@ -549,8 +598,8 @@ async function main(): Promise<void> {
     const kits = await postJson<KitSummary[]>(`${server.url}/api/products`);
     if (kits.length === 0) throw new Error('the catalog is empty');
     console.log(`  ready at ${server.url}; ${kits.length} kits; page route uses ${kits[0]!.sef_id}`);
-    await loadSection('embedded PG', helloUrl, server, kits[0]!.sef_id);
-    await lighthouseSection(server, kits);
+    if (helloUrl) await loadSection('embedded PG', helloUrl, server, kits[0]!.sef_id);
+    if (wants('lighthouse')) await lighthouseSection(server, kits);
   } catch (error) {
     errorRow('Server [embedded PG]', 'starts and serves', error);
   } finally {
@@ -559,9 +608,11 @@ async function main(): Promise<void> {
       if (problem) notes.push(problem);
     }
   }
+}
 
-  // 1 and 2 again on the machine's PostgreSQL server.
-  section('load: PostgreSQL server at 127.0.0.1:5432');
+/** 1 and 2 again, and the steps after them, on the machine's PostgreSQL server. */
+async function pgServerSections(catalog: CatalogSource, helloUrl: string | undefined): Promise<void> {
+  section('PostgreSQL server at 127.0.0.1:5432');
   const database = `kitshop_bench_${process.pid}`;
   let created = false;
   const dropDatabase = async () => {
@@ -578,7 +629,7 @@ async function main(): Promise<void> {
   const forgetDrop = onCleanUp(dropDatabase);
   const benchGithub = await startBenchGithub();
   const forgetGithub = onCleanUp(() => benchGithub.github.close());
-  server = undefined;
+  let server: Server | undefined;
   try {
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
     await admin.connect();
@@ -599,14 +650,15 @@ async function main(): Promise<void> {
     const kits = await postJson<KitSummary[]>(`${server.url}/api/products`);
     if (kits.length === 0) throw new Error('the catalog is empty');
     console.log(`  ready at ${server.url} on database ${database}`);
-    await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
-    await signInSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
-    await resetFloodSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
-    await webhookSection(server.url, `postgres://postgres@127.0.0.1:5432/${database}`);
-    await payFlowSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
-    await githubSection(server, `postgres://postgres@127.0.0.1:5432/${database}`, benchGithub.github);
-    await downloadSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
-    await ownerSection(server, `postgres://postgres@127.0.0.1:5432/${database}`);
+    const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
+    if (helloUrl) await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
+    if (wants('signin')) await signInSection(server, databaseUrl);
+    if (wants('resets')) await resetFloodSection(server, databaseUrl);
+    if (wants('webhooks')) await webhookSection(server.url, databaseUrl);
+    if (wants('pay')) await payFlowSection(server, databaseUrl);
+    if (wants('github')) await githubSection(server, databaseUrl, benchGithub.github);
+    if (wants('downloads')) await downloadSection(server, databaseUrl);
+    if (wants('owner')) await ownerSection(server, databaseUrl);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {
@@ -623,14 +675,6 @@ async function main(): Promise<void> {
     await benchGithub.github.close();
     forgetGithub();
   }
-  await twoInstanceWebhookSection(catalog.dir);
-  await stopChild(hello);
-  checkDistUnchanged('after the load runs and Lighthouse');
-
-  await startupSection(catalog);
-  checkDistUnchanged('at the end');
-
-  printReport(performance.now() - started);
 }
 
 function printReport(elapsedMs: number) {
