@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import type { Database, Reader } from './db/open.ts';
+import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
@@ -30,7 +30,7 @@ import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
-import { findOwner, ownerAddresses } from './modules/owner/owner.service.ts';
+import { findOwner, ownerAddressesSql } from './modules/owner/owner.service.ts';
 import { registerPrivacyRoutes } from './modules/privacy/privacy.routes.ts';
 
 export type AppDeps = {
@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         githubQueued: deps.github?.jobsQueued,
         webhookSecret:
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
-        saleRecipients: (tx: Reader) => ownerAddresses(tx, config),
+        saleRecipients: ownerAddressesSql(config),
         countPaymentEvent,
       };
       registerOrderRoutes(scope, payments);

@@ -25,7 +25,15 @@ export async function accountOf(db: Reader, userId: number): Promise<AccountRow 
   return rows[0];
 }
 
-/** Verified accounts with one of these e-mails (lower case), e.g. the owners to tell of a sale. */
+/**
+ * The e-mails of verified accounts with one of these e-mails (a text[] expression, lower case), as
+ * a text[] expression to embed in a caller's statement, e.g. the owners to tell of a sale.
+ */
+export const verifiedEmailsSql = (emails: SQL): SQL =>
+  sql`ARRAY(SELECT u.email FROM users u
+             WHERE lower(u.email) = ANY(${emails}) AND u.email_verified_at IS NOT NULL ORDER BY u.id)`;
+
+/** Verified accounts with one of these e-mails (lower case). */
 export async function verifiedAccountsWithEmails(db: Reader, emails: string[]) {
   if (emails.length === 0) return [];
   const { rows } = await db.execute<{ id: number; name: string; email: string }>(sql`

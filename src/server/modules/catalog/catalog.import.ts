@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/open.ts';
 import { kits, kitVersions } from '../../db/schema/catalog.ts';
-import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
+import { enqueueMails } from '../../integrations/mail/outbox.ts';
 import { kitUpdateMail, type MailContext } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { findContacts } from '../accounts/accounts.service.ts';
@@ -45,7 +45,7 @@ async function recordVersion(
   const owners = await findContacts(tx, await kitOwnerIds(tx, kitId));
   if (owners.length === 0) return;
   const update = { title: notify.title, version: release.version, changelog: release.changelog };
-  await enqueueMailQuery(
+  await enqueueMails(
     tx,
     owners.map((owner) => kitUpdateMail(notify.mail, owner, update)),
   );

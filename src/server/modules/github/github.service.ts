@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { GithubRepositoryStatus } from '../../../common/schemas/github.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { deletedRows } from '../../lib/housekeeping.ts';
@@ -59,12 +59,12 @@ export async function queueRepositoryAccessSync(tx: Reader, userId: number): Pro
   return rows.length;
 }
 
-/** Of these customers, those with a GitHub account connected (one query for a group of payments). */
-export async function connectedGithubUsers(db: Reader, userIds: number[]): Promise<number[]> {
-  const { rows } = await db.execute<{ user_id: number }>(sql`
-    SELECT user_id FROM github_accounts WHERE user_id = ANY(${sql.param([...new Set(userIds)])}::int[]) ORDER BY user_id`);
-  return rows.map((r) => r.user_id);
-}
+/**
+ * Of these customers, those with a GitHub account connected (`user_id` rows): a query, so a group of
+ * payments asks it at the end of the statement that writes its effects.
+ */
+export const connectedGithubSql = (userIds: number[]): SQL =>
+  sql`SELECT user_id FROM github_accounts WHERE user_id = ANY(${sql.param([...new Set(userIds)])}::int[]) ORDER BY user_id`;
 
 /**
  * Unlinks the customer's GitHub account and queues the revoke of every repository it was given.

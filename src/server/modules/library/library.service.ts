@@ -70,20 +70,14 @@ export async function logDownload(
 
 /**
  * Makes kits owned (idempotent; a revoked grant is restored): the statement, for several users at
- * once (each user and kit once), so a caller can run it inside a larger statement.
+ * once (each user and kit once, as one JSON parameter), so a caller can run it inside a larger statement.
  */
-export function grantQuery(db: Pick<Database, 'insert'>, grants: { userId: number; kitId: number; source: string }[]) {
-  return db
-    .insert(entitlements)
-    .values(grants)
-    .onConflictDoUpdate({
-      target: [entitlements.userId, entitlements.kitId],
-      set: {
-        revokedAt: null,
-        source: sql`excluded.source`,
-        grantedAt: sql`CASE WHEN ${entitlements.revokedAt} IS NULL THEN ${entitlements.grantedAt} ELSE now() END`,
-      },
-    });
+export function grantSql(grants: { userId: number; kitId: number; source: string }[]): SQL {
+  return sql`INSERT INTO ${entitlements} (user_id, kit_id, source)
+    SELECT v."userId", v."kitId", v.source
+      FROM jsonb_to_recordset(${JSON.stringify(grants)}::jsonb) AS v("userId" int, "kitId" int, source text)
+    ON CONFLICT (user_id, kit_id) DO UPDATE SET revoked_at = NULL, source = excluded.source,
+       granted_at = CASE WHEN ${entitlements}.revoked_at IS NULL THEN ${entitlements}.granted_at ELSE now() END`;
 }
 
 /** Takes kits away again (a refund or chargeback); downloads stop, the purchase list drops them. */

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { orderItems, orders, paymentEvents } from '../../db/schema/orders.ts';
-import { enqueueMailQuery } from '../../integrations/mail/outbox.ts';
+import { enqueueMailSql } from '../../integrations/mail/outbox.ts';
 import { orderConfirmationMail, ownerSaleMail } from '../../integrations/mail/templates.ts';
 import {
   type PaymentCompleted,
@@ -12,8 +12,8 @@ import {
 } from '../../integrations/payments/events.ts';
 import { createBatchQueue } from '../../lib/batch-queue.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
-import { connectedGithubUsers, queueRepositoryAccessSync } from '../github/github.service.ts';
-import { grantQuery, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
+import { connectedGithubSql, queueRepositoryAccessSync } from '../github/github.service.ts';
+import { grantSql, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 import {
   type LockedCode,
   lockCodesForPayment,
@@ -32,8 +32,8 @@ type Deps = {
   mailQueued: () => void;
   /** Called after repository grants or revokes were queued, so this instance's worker starts them now. */
   githubQueued?: () => void;
-  /** The shop owners' addresses, told of each paid order ("New sale: ..."). */
-  saleRecipients?: (tx: Tx) => Promise<string[]>;
+  /** The shop owners' addresses, told of each paid order ("New sale: ..."): a text[] expression. */
+  saleRecipients?: SQL;
 };
 type Completed = ReceivedEvent & { event: PaymentCompleted };
 type Incoming = { received: Completed; payload: unknown };
@@ -78,12 +78,30 @@ async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unk
  */
 export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, maxInFlight: 2 }) {
   const completed = createBatchQueue((group: Incoming[]) => applyCompletedEvents(deps, group), limits);
-  return {
-    apply(received: ReceivedEvent, payload: unknown): Promise<Outcome> {
-      if (!isCompleted(received)) return applyOtherEvent(deps, received, payload);
-      return completed.push({ received, payload });
-    },
-  };
+  const applyOne = (received: ReceivedEvent, payload: unknown): Promise<Outcome> =>
+    isCompleted(received) ? completed.push({ received, payload }) : applyOtherEvent(deps, received, payload);
+  /** Events this instance is applying now, by event id: a repeat waits for that one instead of the database. */
+  const applying = new Map<string, Promise<Outcome>>();
+  async function apply(received: ReceivedEvent, payload: unknown): Promise<Outcome> {
+    const earlier = applying.get(received.eventId);
+    if (earlier) {
+      // Answered once the first delivery's transaction committed, its event row stored: a repeat.
+      // Had it failed (rolled back; the provider retries it), this delivery applies the event itself.
+      const stored = await earlier.then(
+        () => true,
+        () => false,
+      );
+      return stored ? 'duplicate' : apply(received, payload);
+    }
+    const applied = applyOne(received, payload);
+    applying.set(received.eventId, applied);
+    try {
+      return await applied;
+    } finally {
+      if (applying.get(received.eventId) === applied) applying.delete(received.eventId);
+    }
+  }
+  return { apply };
 }
 
 type LockedOrder = {
@@ -128,9 +146,9 @@ type Effects = {
 };
 
 /**
- * Applies completed payments in one transaction: their event rows (a repeated event id, in the
- * group or stored before, is a duplicate), their orders locked in one query, each checked against
- * what was sold, then every effect in one statement.
+ * Applies completed payments in one transaction of four round trips: their event rows stored (a
+ * repeated event id, in the group or stored before, is a duplicate) and the orders of the new ones
+ * locked in one statement, each checked against what was sold, then every effect in one statement.
  */
 async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outcome[]> {
   const firstIndex = new Map<string, number>();
@@ -143,26 +161,12 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     const unique = [...firstIndex.values()]
       .map((i) => group[i]!)
       .sort((a, b) => (a.received.eventId < b.received.eventId ? -1 : 1));
-    const { rows: inserted } = await tx.execute<{ eventId: string }>(sql`
-      INSERT INTO payment_events (event_id, event_type, payload, outcome)
-      SELECT v."eventId", v."eventType", v.payload, 'processing'
-        FROM ${rowsOf(
-          unique.map(({ received, payload }) => ({
-            eventId: received.eventId,
-            eventType: received.eventType,
-            payload,
-          })),
-          '"eventId" text, "eventType" text, payload jsonb',
-        )}
-      ON CONFLICT DO NOTHING
-      RETURNING event_id AS "eventId"`);
-    const fresh = new Set(inserted.map((row) => row.eventId));
+    const { fresh, orders, waiting, owners } = await storeAndLock(tx, unique, deps.saleRecipients);
     const todo = group.filter(
       ({ received }, i) => firstIndex.get(received.eventId) === i && fresh.has(received.eventId),
     );
     if (todo.length === 0) return group.map(() => 'duplicate' as const);
 
-    const { orders, waiting } = await lockOrders(tx, todo);
     const locked = [...orders.values()];
     const codes = await lockCodesForPayment(
       tx,
@@ -186,19 +190,10 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
         result: decide(received.event, { orders, waiting, codes }, effects, deps.config),
       });
     }
-    if (effects.sales.length > 0 && deps.saleRecipients) {
-      const owners = await deps.saleRecipients(tx);
-      for (const sale of effects.sales) effects.mails.push(...owners.map((to) => ownerSaleMail(deps.config, to, sale)));
-    }
-    await writeEffects(tx, effects);
+    for (const sale of effects.sales) effects.mails.push(...owners.map((to) => ownerSaleMail(deps.config, to, sale)));
     // Buyers with a GitHub account connected get their kits' repositories (with the grants, or not at all).
-    if (deps.config.github && effects.grants.length > 0) {
-      const buyers = await connectedGithubUsers(
-        tx,
-        effects.grants.map((g) => g.userId),
-      );
-      for (const userId of buyers) githubJobs += await queueRepositoryAccessSync(tx, userId);
-    }
+    const githubBuyers = await writeEffects(tx, effects, Boolean(deps.config.github));
+    for (const userId of githubBuyers) githubJobs += await queueRepositoryAccessSync(tx, userId);
     for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId);
     const results = new Map(effects.events.map((e) => [e.eventId, e.result.outcome]));
     return group.map(({ received }, i) =>
@@ -210,32 +205,61 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
   return outcomes;
 }
 
-/** The group's orders (locked, in id order), their lines and buyers, and refunds waiting for them. */
-async function lockOrders(tx: Tx, todo: Incoming[]) {
-  const publicIds = [...new Set(todo.map((t) => t.received.event.orderPublicId).filter((id) => id !== undefined))];
-  const transactionIds = todo.map((t) => t.received.event.transactionId);
-  const orders = new Map<string, LockedOrder>();
-  const waiting = new Set<string>();
-  if (publicIds.length === 0) return { orders, waiting };
-  const { rows } = await tx.execute<LockedOrder & { waiting: string[] | null }>(sql`
-    SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id, o.discount_code_id,
-           ${contactSql(sql`o.user_id`)} AS buyer,
-           (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
-                   'priceCents', i.price_cents, 'listPriceCents', i.list_price_cents, 'includes', i.includes,
-                   'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
-              FROM order_items i WHERE i.order_id = o.id) AS items,
-           ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned,
+/**
+ * One statement: stores the group's events (`fresh`: those not stored before), then locks the
+ * orders of the fresh ones (in id order) with their lines and buyers, and reads the refunds
+ * waiting for their transactions and the owners to tell of a sale.
+ */
+async function storeAndLock(tx: Tx, unique: Incoming[], saleRecipients: SQL | undefined) {
+  const { rows } = await tx.execute<{
+    fresh: string[] | null;
+    orders: LockedOrder[] | null;
+    waiting: string[] | null;
+    owners: string[] | null;
+  }>(sql`
+    WITH v AS (
+      SELECT * FROM ${rowsOf(
+        unique.map(({ received, payload }) => ({
+          eventId: received.eventId,
+          eventType: received.eventType,
+          payload,
+          orderId: received.event.orderPublicId ?? null,
+        })),
+        '"eventId" text, "eventType" text, payload jsonb, "orderId" text',
+      )}
+    ), stored AS (
+      INSERT INTO payment_events (event_id, event_type, payload, outcome)
+      SELECT v."eventId", v."eventType", v.payload, 'processing' FROM v
+      ON CONFLICT DO NOTHING
+      RETURNING event_id
+    ), locked AS (
+      SELECT o.id, o.public_id, o.user_id, o.status, o.currency, o.total_cents, o.transaction_id, o.discount_code_id,
+             ${contactSql(sql`o.user_id`)} AS buyer,
+             (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
+                     'priceCents', i.price_cents, 'listPriceCents', i.list_price_cents, 'includes', i.includes,
+                     'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
+                FROM order_items i WHERE i.order_id = o.id) AS items,
+             ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned
+        FROM orders o
+       WHERE o.public_id IN (SELECT v."orderId" FROM v JOIN stored s ON s.event_id = v."eventId")
+       ORDER BY o.id
+         FOR UPDATE OF o
+    )
+    SELECT (SELECT array_agg(event_id) FROM stored) AS fresh,
+           (SELECT json_agg(l ORDER BY l.id) FROM locked l) AS orders,
            (SELECT array_agg(DISTINCT p.transaction_id) FROM payment_events p
-             WHERE p.outcome = 'waiting' AND p.transaction_id = ANY(${sql.param(transactionIds)}::text[])) AS waiting
-      FROM orders o
-     WHERE o.public_id = ANY(${sql.param(publicIds)}::text[])
-     ORDER BY o.id
-       FOR UPDATE OF o`);
-  for (const row of rows) {
-    orders.set(row.public_id, row);
-    for (const id of row.waiting ?? []) waiting.add(id);
-  }
-  return { orders, waiting };
+             WHERE p.outcome = 'waiting'
+               AND p.transaction_id = ANY(${sql.param(unique.map((t) => t.received.event.transactionId))}::text[])) AS waiting,
+           ${saleRecipients ?? sql`NULL::text[]`} AS owners`);
+  const row = rows[0]!;
+  const orders = new Map<string, LockedOrder>();
+  for (const order of row.orders ?? []) orders.set(order.public_id, order);
+  return {
+    fresh: new Set(row.fresh ?? []),
+    orders,
+    waiting: new Set(row.waiting ?? []),
+    owners: row.owners ?? [],
+  };
 }
 
 /**
@@ -328,8 +352,11 @@ function decide(
   return { outcome: 'fulfilled', detail: `Order ${order.public_id} paid.${twice}`, transactionId: event.transactionId };
 }
 
-/** Every effect of the group in one statement: each change a data-modifying WITH part. */
-async function writeEffects(tx: Tx, effects: Effects) {
+/**
+ * Every effect of the group in one statement, each change a data-modifying WITH part; answers the
+ * buyers of the grants who have a GitHub account connected (when `github`).
+ */
+async function writeEffects(tx: Tx, effects: Effects, github: boolean): Promise<number[]> {
   const parts: SQL[] = [];
   if (effects.paid.length > 0)
     parts.push(sql`UPDATE orders SET status = 'paid', paid_at = now(), transaction_id = v."transactionId"
@@ -342,22 +369,22 @@ async function writeEffects(tx: Tx, effects: Effects) {
   if (effects.lines.length > 0)
     parts.push(sql`UPDATE order_items SET transaction_item_id = v."lineId"
       FROM ${rowsOf(effects.lines, 'id int, "lineId" text')} WHERE order_items.id = v.id`);
-  if (effects.grants.length > 0) parts.push(grantQuery(tx, effects.grants).getSQL());
+  if (effects.grants.length > 0) parts.push(grantSql(effects.grants));
   if (effects.redemptions.length > 0) parts.push(...redeemCodesSql(effects.redemptions));
-  if (effects.mails.length > 0) parts.push(enqueueMailQuery(tx, effects.mails).getSQL());
-  const events = sql`UPDATE payment_events SET outcome = v.outcome, detail = v.detail, transaction_id = v."transactionId"
+  if (effects.mails.length > 0) parts.push(enqueueMailSql(effects.mails));
+  parts.push(sql`UPDATE payment_events SET outcome = v.outcome, detail = v.detail, transaction_id = v."transactionId"
     FROM ${rowsOf(
       effects.events.map(({ eventId, result }) => ({ eventId, ...result })),
       '"eventId" text, outcome text, detail text, "transactionId" text',
-    )} WHERE payment_events.event_id = v."eventId"`;
-  await tx.execute(
-    parts.length === 0
-      ? events
-      : sql`WITH ${sql.join(
-          parts.map((part, i) => sql`${sql.raw(`effect_${i}`)} AS (${part})`),
-          sql`, `,
-        )} ${events}`,
+    )} WHERE payment_events.event_id = v."eventId"`);
+  const buyers = github && effects.grants.length > 0 ? effects.grants.map((g) => g.userId) : [];
+  const { rows } = await tx.execute<{ user_id: number }>(
+    sql`WITH ${sql.join(
+      parts.map((part, i) => sql`${sql.raw(`effect_${i}`)} AS (${part})`),
+      sql`, `,
+    )} ${buyers.length > 0 ? connectedGithubSql(buyers) : sql`SELECT NULL::int AS user_id WHERE false`}`,
   );
+  return rows.map((r) => r.user_id);
 }
 
 /** A refund that arrived before its payment waited for it; the payment is here now. */

@@ -1,7 +1,8 @@
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { CartRequestSchema, OrderParamsSchema, type OrderResponse } from '../../../common/schemas/orders.ts';
 import type { Config } from '../../config.ts';
-import type { Database, Reader } from '../../db/open.ts';
+import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import { EventFormatError, readPaddleEvent } from '../../integrations/payments/events.ts';
@@ -18,8 +19,8 @@ export type OrdersDeps = {
   /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
   githubQueued?: () => void;
   webhookSecret: string;
-  /** The shop owners' addresses, told of each paid order. */
-  saleRecipients?: (tx: Reader) => Promise<string[]>;
+  /** The shop owners' addresses, told of each paid order: a text[] expression (read with the orders). */
+  saleRecipients?: SQL;
   /** Told each webhook delivery's outcome (`rejected` for a bad signature or body), for the metrics. */
   countPaymentEvent?: (outcome: string) => void;
 };

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Reader } from '../../db/open.ts';
-import { accountOf, verifiedAccountsWithEmails } from '../accounts/accounts.owner.service.ts';
+import { accountOf, verifiedAccountsWithEmails, verifiedEmailsSql } from '../accounts/accounts.owner.service.ts';
 
 /** Who is an owner, the owners added from the command line, and the activity log. */
 
@@ -24,11 +24,12 @@ export async function findOwner(db: Reader, config: Config, userId: number): Pro
   return { id: account.id, email: account.email, name: account.name };
 }
 
-/** The owners' addresses (verified accounts only), told of each sale. */
-export async function ownerAddresses(db: Reader, config: Config): Promise<string[]> {
-  const emails = [...new Set([...config.ownerEmails, ...(await storedOwnerEmails(db))])];
-  return (await verifiedAccountsWithEmails(db, emails)).map((a) => a.email);
-}
+/**
+ * The owners' addresses (verified accounts only), told of each sale: a text[] expression, so a
+ * payment reads them in the statement that locks its orders.
+ */
+export const ownerAddressesSql = (config: Config): SQL =>
+  verifiedEmailsSql(sql`ARRAY(SELECT unnest(${sql.param(config.ownerEmails)}::text[]) UNION SELECT email FROM owners)`);
 
 /** One row of the activity log, in the caller's transaction (the change it records). */
 export async function recordActivity(
