@@ -386,13 +386,21 @@ describe('POST /api/webhooks/paddle', () => {
 });
 
 describe('payment events that arrive together', () => {
-  /** The queue the webhook route uses, over a database handle that counts its transactions. */
-  function countedQueue() {
+  /**
+   * The queue the webhook route uses, over a database handle that counts its transactions and,
+   * with `failFirst`, loses the first one after its work, before the commit (it rolls back).
+   */
+  function countedQueue(options: { failFirst?: boolean } = {}) {
     const counter = { transactions: 0, mailNudges: 0 };
     const db = Object.create(t.db) as TestApp['db'];
-    db.transaction = ((...args: Parameters<TestApp['db']['transaction']>) => {
+    db.transaction = (async (work: Parameters<TestApp['db']['transaction']>[0]) => {
+      const failing = options.failFirst && counter.transactions === 0;
       counter.transactions++;
-      return t.db.transaction(...args);
+      return t.db.transaction(async (tx) => {
+        const result = await work(tx);
+        if (failing) throw new Error('the connection was lost before the commit');
+        return result;
+      });
     }) as TestApp['db']['transaction'];
     const queue = createPaymentEventQueue({ db, config: t.config, mailQueued: () => counter.mailNudges++ });
     return { counter, apply: (event: object) => queue.apply(readPaddleEvent(event), event) };
@@ -433,6 +441,28 @@ describe('payment events that arrive together', () => {
     expect(mails.rows.map((r) => r.to).sort()).toEqual([a.user.email, b.user.email].sort());
     const events = await t.pool.query('SELECT outcome FROM payment_events WHERE event_id = $1', [unknown.event_id]);
     expect(events.rows).toEqual([{ outcome: 'flagged' }]);
+  });
+
+  it('answers a repeat that arrives while the event is applied once that commits, without a transaction of its own', async () => {
+    const a = await pendingOrder();
+    const { counter, apply } = countedQueue();
+    const first = apply(a.event);
+    await new Promise((resolve) => setImmediate(resolve)); // the first delivery's group is on its way
+    expect(await Promise.all([first, apply(a.event), apply(a.event)])).toEqual(['fulfilled', 'duplicate', 'duplicate']);
+    expect(counter.transactions).toBe(1);
+    expect(await ownedBy(a.user.id)).toEqual([kits[0]!.id]);
+  });
+
+  it('applies a repeat itself when the delivery it waited for rolled back', async () => {
+    const a = await pendingOrder();
+    const { counter, apply } = countedQueue({ failFirst: true });
+    const results = await Promise.allSettled([apply(a.event), apply(a.event)]);
+    expect(results[0]).toMatchObject({ status: 'rejected' });
+    expect(results[1]).toEqual({ status: 'fulfilled', value: 'fulfilled' });
+    expect(counter.transactions).toBe(2);
+    expect(await ownedBy(a.user.id)).toEqual([kits[0]!.id]);
+    const { rows } = await t.pool.query('SELECT outcome FROM payment_events WHERE event_id = $1', [a.event.event_id]);
+    expect(rows).toEqual([{ outcome: 'fulfilled' }]);
   });
 
   it('pays an order once when two different payments for it arrive together', async () => {
