@@ -25,6 +25,7 @@ import { createCatalog, listenForCatalogChanges } from './modules/catalog/catalo
 import { loadBlog } from './modules/content/blog.service.ts';
 import { startGithubWorker } from './modules/github/github.jobs.ts';
 import { sweepOauthStates } from './modules/github/github.service.ts';
+import { foldKitOwnerChanges } from './modules/library/library.owner.service.ts';
 import { retentionChores } from './modules/privacy/privacy.service.ts';
 
 /** The server's logger; `destination` (default stdout) lets tests read what would be logged. */
@@ -157,6 +158,7 @@ export async function startServer(
         { name: 'spent e-mail links', run: sweepSpentLinks },
         { name: 'expired sign-in challenges', run: sweepExpiredChallenges },
         { name: 'expired GitHub connection states', run: sweepOauthStates },
+        { name: 'kit owner count changes (folded into kit_counts)', run: foldKitOwnerChanges },
         ...retentionChores(config.retentionDays),
       ],
       log,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { userIdColumn } from './accounts.ts';
 import { kitIdColumn, kits, kitVersions } from './catalog.ts';
 import { createdAt, timestamptz } from './columns.ts';
@@ -62,6 +62,7 @@ export const kitGrants = pgTable(
 /**
  * Per kit: its downloads and its active owners, kept by statement triggers on downloads and
  * entitlements (migration 0008), so the owner console reads two numbers instead of counting rows.
+ * Owners changes arrive in kit_owner_changes first (migration 0013) and are folded in here.
  */
 export const kitCounts = pgTable('kit_counts', {
   kitId: integer('kit_id')
@@ -70,3 +71,21 @@ export const kitCounts = pgTable('kit_counts', {
   downloads: integer('downloads').notNull().default(0),
   owners: integer('owners').notNull().default(0),
 });
+
+/**
+ * Changes of kits' owner counts not yet folded into kit_counts (migration 0013): the entitlements
+ * trigger appends a row per kit and statement instead of updating the kit's one counter row, so
+ * payments of one kit running at once never wait for each other's commit. The count is kit_counts'
+ * owners plus these; housekeeping folds them in.
+ */
+export const kitOwnerChanges = pgTable(
+  'kit_owner_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kitId: integer('kit_id')
+      .notNull()
+      .references(() => kits.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+  },
+  (t) => [index('kit_owner_changes_kit_idx').on(t.kitId)],
+);

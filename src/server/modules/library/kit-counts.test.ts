@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
-import { libraryStatsByKit } from './library.owner.service.ts';
+import { foldKitOwnerChanges, libraryStatsByKit } from './library.owner.service.ts';
 
 /**
- * kit_counts is kept by statement triggers (migration 0008): whatever changes downloads and
- * entitlements, the console's two numbers per kit must equal counting the rows.
+ * kit_counts is kept by statement triggers (migration 0008; owners through kit_owner_changes since
+ * 0013): whatever changes downloads and entitlements, the console's two numbers per kit must equal
+ * counting the rows.
  */
 let t: TestApp;
 let kitIds: number[];
@@ -113,5 +114,42 @@ describe('kit_counts', () => {
     await expectCountsTrue();
     await t.pool.query('TRUNCATE entitlements');
     expect((await expectCountsTrue()).every((r) => r.owners === 0)).toBe(true);
+  });
+
+  it('lets grants of one kit in transactions running at once go on without waiting for each other', async () => {
+    const kit = kitIds[0]!;
+    const [first, second] = [await newUser(), await newUser()];
+    const grant = "INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'test')";
+    const one = await t.pool.connect();
+    const two = await t.pool.connect();
+    try {
+      await one.query('BEGIN');
+      await one.query(grant, [first, kit]);
+      // Its count was the kit's one counter row, held by the first transaction until its commit.
+      await two.query('BEGIN');
+      await two.query("SET LOCAL lock_timeout = '2s'");
+      await two.query(grant, [second, kit]);
+      await two.query('COMMIT');
+      await one.query('COMMIT');
+    } finally {
+      await one.query('ROLLBACK').catch(() => {});
+      await two.query('ROLLBACK').catch(() => {});
+      one.release();
+      two.release();
+    }
+    await expectCountsTrue();
+  });
+
+  it('folds the owner count changes into kit_counts without changing a count', async () => {
+    const kit = kitIds[1]!;
+    const user = await newUser();
+    await t.pool.query("INSERT INTO entitlements (user_id, kit_id, source) VALUES ($1, $2, 'test')", [user, kit]);
+    const before = await expectCountsTrue();
+    expect(await foldKitOwnerChanges(t.db)).toBeGreaterThan(0);
+    expect(await expectCountsTrue()).toEqual(before);
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM kit_owner_changes')).rows[0].n).toBe(0);
+    const folded = await t.pool.query('SELECT owners FROM kit_counts WHERE kit_id = $1', [kit]);
+    expect(folded.rows[0].owners).toBe(before.find((r) => r.id === kit)!.owners);
+    expect(await foldKitOwnerChanges(t.db)).toBe(0);
   });
 });

@@ -65,7 +65,10 @@ export async function downloadsOf(db: Reader, userId: number) {
   return rows;
 }
 
-/** Per kit: its newest version and release day, downloads, and how many own it now (kit_counts, kept by triggers). */
+/**
+ * Per kit: its newest version and release day, downloads, and how many own it now (kit_counts, kept
+ * by triggers, plus the owner count changes not folded in yet).
+ */
 export async function libraryStatsByKit(db: Reader) {
   const { rows } = await db.execute<{
     kit_id: number;
@@ -75,10 +78,27 @@ export async function libraryStatsByKit(db: Reader) {
     owners: number;
   }>(sql`
     SELECT k.id AS kit_id, v.version, v.released_on,
-           COALESCE(c.downloads, 0) AS downloads, COALESCE(c.owners, 0) AS owners
+           COALESCE(c.downloads, 0) AS downloads,
+           (COALESCE(c.owners, 0)
+             + COALESCE((SELECT sum(ch.delta) FROM kit_owner_changes ch WHERE ch.kit_id = k.id), 0))::int AS owners
       FROM kits k
       LEFT JOIN kit_counts c ON c.kit_id = k.id
       LEFT JOIN LATERAL (SELECT version, released_on FROM kit_versions WHERE kit_id = k.id
                           ORDER BY created_at DESC, id DESC LIMIT 1) v ON true`);
   return new Map(rows.map((r) => [r.kit_id, r]));
+}
+
+/**
+ * Folds the owner count changes the entitlements trigger appended into kit_counts, in one
+ * statement (a housekeeping chore); answers how many change rows it folded.
+ */
+export async function foldKitOwnerChanges(db: Reader): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(sql`
+    WITH moved AS (DELETE FROM kit_owner_changes RETURNING kit_id, delta),
+    sums AS (SELECT kit_id, sum(delta)::int AS n FROM moved GROUP BY kit_id),
+    folded AS (
+      INSERT INTO kit_counts (kit_id, owners) SELECT kit_id, n FROM sums WHERE n <> 0 ORDER BY kit_id
+      ON CONFLICT (kit_id) DO UPDATE SET owners = kit_counts.owners + EXCLUDED.owners)
+    SELECT count(*)::int AS n FROM moved`);
+  return rows[0]?.n ?? 0;
 }
