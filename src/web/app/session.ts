@@ -23,5 +23,8 @@ export function useCurrentUser(): CurrentUser | null {
       return () => listeners.delete(listener);
     },
     () => current,
+    // The server renders every visitor's page alike (signed out); the browser shows the name once
+    // it has hydrated that page.
+    () => null,
   );
 }
