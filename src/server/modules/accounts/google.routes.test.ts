@@ -222,6 +222,26 @@ describe('Google sign-in', () => {
     expect((await stranger.get(`/google/callback${callback.search}`)).headers.location).toBe('/login?google=expired');
   });
 
+  it('refuses an ID token for another client, from another issuer, with another nonce or expired: nobody is signed in', async () => {
+    const identity = { sub: 'g-forged', email: 'forged@gmail.test', email_verified: true };
+    const now = Math.floor(Date.now() / 1000);
+    for (const forged of [
+      { aud: 'another-client' },
+      { iss: 'https://accounts.evil.example' },
+      { nonce: 'a-nonce-this-browser-never-sent' },
+      { iat: now - 7200, exp: now - 3600 },
+    ]) {
+      const { browser, done } = await signInWithGoogle({ ...identity, ...forged });
+      expect(done.statusCode, JSON.stringify(forged)).toBe(302);
+      expect(done.headers.location, JSON.stringify(forged)).toBe('/login?google=failed');
+      expect(browser.jar.get('kitshop_session')).toBeUndefined();
+    }
+    expect((await t.pool.query("SELECT 1 FROM users WHERE google_sub = 'g-forged'")).rowCount).toBe(0);
+    // The same identity with the issuer's own claims signs in: the refusals above were the claims.
+    const { browser } = await signInWithGoogle(identity);
+    expect(browser.jar.get('kitshop_session')).toBeDefined();
+  });
+
   it('ignores a return path that points off the shop', async () => {
     const { done } = await signInWithGoogle(
       { sub: 'g-evil', email: 'x@gmail.test', email_verified: true },
