@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../tests/setup/client.ts';
+import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { captureLog } from '../../../tests/setup/log.ts';
 import { listenOnLoopback, openRawSocket, parseRawResponse } from '../../../tests/setup/raw-socket.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
@@ -198,5 +198,27 @@ describe('an unexpected error', () => {
     const line = log.lines().find((l) => l.msg === 'request failed');
     expect(line).toMatchObject({ reqId: res.headers['x-request-id'] });
     expect(JSON.stringify(line)).toContain('ECONNREFUSED');
+  });
+});
+
+describe('the security log', () => {
+  it('logs a failed sign-in as its call and 422, and a sign-in with the user, how and from which address', async () => {
+    const stranger = await createClient(t.app, { ip: '203.0.113.9' });
+    const failed = await stranger.post('/api/login', { email: 'nobody@example.test', password: 'wrong password' });
+    expect(failed.statusCode).toBe(422);
+    const failedLine = log
+      .lines()
+      .find((l) => l.reqId === failed.headers['x-request-id'] && l.msg === 'request completed');
+    expect(failedLine).toMatchObject({ res: { statusCode: 422 } });
+    const request = log.lines().find((l) => l.reqId === failed.headers['x-request-id'] && l.msg === 'incoming request');
+    expect(request).toMatchObject({ req: { method: 'POST', url: '/api/login', remoteAddress: '203.0.113.9' } });
+    expect(JSON.stringify(log.lines().filter((l) => l.reqId === failed.headers['x-request-id']))).not.toContain(
+      'wrong password',
+    );
+
+    const { user } = await signedInClient(t.app, t.pool);
+    const signedIn = log.lines().find((l) => l.msg === 'signed in' && l.userId === user.id);
+    expect(signedIn).toMatchObject({ signIn: 'password', newDevice: expect.any(Boolean), time: expect.any(Number) });
+    expect(JSON.stringify(signedIn)).not.toContain(user.password);
   });
 });
