@@ -202,7 +202,7 @@ describe('an unexpected error', () => {
 });
 
 describe('the security log', () => {
-  it('logs a failed sign-in as its call and 422, and a sign-in with the user, how and from which address', async () => {
+  it('logs a failed sign-in and a refused call with their status and address, and a sign-in with the user and how', async () => {
     const stranger = await createClient(t.app, { ip: '203.0.113.9' });
     const failed = await stranger.post('/api/login', { email: 'nobody@example.test', password: 'wrong password' });
     expect(failed.statusCode).toBe(422);
@@ -215,6 +215,13 @@ describe('the security log', () => {
     expect(JSON.stringify(log.lines().filter((l) => l.reqId === failed.headers['x-request-id']))).not.toContain(
       'wrong password',
     );
+
+    // A refused call (no session) is its request line with the status.
+    const refused = await stranger.post('/api/purchases');
+    expect(refused.statusCode).toBe(401);
+    expect(
+      log.lines().find((l) => l.reqId === refused.headers['x-request-id'] && l.msg === 'request completed'),
+    ).toMatchObject({ res: { statusCode: 401 } });
 
     const { user } = await signedInClient(t.app, t.pool);
     const signedIn = log.lines().find((l) => l.msg === 'signed in' && l.userId === user.id);
