@@ -5,8 +5,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/router.tsx';
+import { currentUserId, subscribeToCurrentUser } from './app/session.ts';
 import { ToastProvider } from './components/toasts.tsx';
 import { ApiError } from './lib/api.ts';
+import { forgetOnSignOut } from './lib/forget-on-sign-out.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -18,6 +20,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// Nothing a signed-in page fetched outlives the session in this page.
+forgetOnSignOut(subscribeToCurrentUser, currentUserId, () => queryClient.clear());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -16,12 +16,14 @@ export function setCurrentUser(user: CurrentUser | null): void {
   for (const listener of listeners) listener();
 }
 
+/** Calls `listener` after every change of the signed-in user; answers a function that stops it. */
+export function subscribeToCurrentUser(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export const currentUserId = (): number | null => current?.id ?? null;
+
 export function useCurrentUser(): CurrentUser | null {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => current,
-  );
+  return useSyncExternalStore(subscribeToCurrentUser, () => current);
 }
