@@ -5,8 +5,10 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes, preloadScreens } from './app/routes.tsx';
+import { currentUserId, subscribeToCurrentUser } from './app/session.ts';
 import { ToastProvider } from './components/toasts.tsx';
 import { ApiError } from './lib/api.ts';
+import { forgetOnSignOut } from './lib/forget-on-sign-out.ts';
 import { clientConfig } from './lib/initial-data.ts';
 import { readPageQueries } from './lib/page-queries.ts';
 
@@ -20,6 +22,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// Nothing a signed-in page fetched outlives the session in this page.
+forgetOnSignOut(subscribeToCurrentUser, currentUserId, () => queryClient.clear());
 
 const basename = clientConfig.basePath || '/';
 const container = document.getElementById('root')!;
