@@ -187,8 +187,10 @@ export function registerPageShell(
 
   async function screenFor(routePath: string): Promise<Found> {
     const match = matchScreen(routePath);
-    // The not-found page is rendered too: a crawler and a visitor without JavaScript read it.
-    if (!match) return { status: 404, head: notFound, rendered: true };
+    // The not-found page is rendered too (a crawler and a visitor without JavaScript read it), but
+    // not at the owner console's paths: whether that is a 404 is for the browser to show (it knows who
+    // is signed in, which the kept page does not).
+    if (!match) return { status: 404, head: notFound, rendered: !CONSOLE_PATH.test(routePath) };
     const modules = RENDERED_SCREENS[match.pattern];
     const screen = {
       modules,
