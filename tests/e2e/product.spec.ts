@@ -11,6 +11,7 @@ import {
 } from './fixtures.ts';
 
 // Prices beside a product read as a shop writes them ($149, $49.50); 'USD x' is the cart's form.
+type Box = { x: number; y: number; width: number; height: number };
 const price = (n: number) => (Number.isInteger(n) ? `$${n}` : `$${n.toFixed(2)}`);
 
 test.describe('product page', () => {
@@ -99,8 +100,9 @@ test.describe('product page', () => {
     let open = () => {};
     let gate = Promise.resolve();
     await page.route('**/media/screenshots/**', async (route) => {
+      const response = await route.fetch();
       await gate;
-      await route.continue();
+      await route.fulfill({ response });
     });
     for (const kit of [discounted, regular]) {
       gate = new Promise((resolve) => {
@@ -162,6 +164,45 @@ test.describe('product page', () => {
       count: 2,
       items: { [discounted.id]: discounted.id, [regular.id]: regular.id },
     });
+  });
+
+  test("Add to Cart's toast covers nothing needed: in the header's band beside the cart on a phone, bottom right on a desktop", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const kit = (await loadCatalog(request)).products[0]!;
+    await page.goto(`/product/${kit.sef_id}`);
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    const toast = page.getByRole('alert').filter({ hasText: 'Item Added To Cart' });
+    await expect(toast).toContainText('Item added to cart successfully');
+    const checkout = page.getByRole('button', { name: 'Proceed to Checkout' });
+    await expect(checkout).toBeVisible();
+    const header = page.locator('.site-header');
+    const overlaps = (a: Box, b: Box) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const box = (await toast.boundingBox())!;
+    const headerBox = (await header.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    // Never over the cart, the menu or the cart's own heading, items and checkout button.
+    const needed = [
+      header.getByRole('link', { name: /^Cart/ }),
+      page.getByRole('heading', { level: 1, name: /Your Cart/ }),
+      page.getByRole('heading', { name: kit.title }),
+      checkout,
+    ];
+    if (testInfo.project.name === 'mobile') needed.push(header.getByRole('button', { name: 'Menu' }));
+    for (const control of needed) expect(overlaps(box, (await control.boundingBox())!)).toBe(false);
+    if (testInfo.project.name === 'mobile') {
+      // Inside the header's band, left of the cart.
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(headerBox.y + headerBox.height);
+    } else {
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      expect(box.y).toBeGreaterThan(viewport.height / 2);
+    }
+    await page.screenshot({ path: `test-screens/product-add-to-cart-toast-${testInfo.project.name}.png` });
   });
 
   test('beside both prices: version and its date, licence, the 14-day refund policy and card payment', async ({
