@@ -11,10 +11,12 @@ import { LoadFailedPage, NotFoundPage } from '../../components/not-found-page.ts
 import { ApiError } from '../../lib/api.ts';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
+import { clientConfig } from '../../lib/initial-data.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { BundleContents } from './bundle-contents.tsx';
 import { useKit } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
+import { heroScreenshot } from './hero-image.ts';
 import { PurchaseFacts } from './purchase-facts.tsx';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
 import { Section } from './section.tsx';
@@ -38,32 +40,72 @@ function HeroPrice({ kit }: { kit: KitProduct }) {
   );
 }
 
+/**
+ * The kit's first screenshot beside the title from lg up (below the buy button's screen on phones):
+ * sized by its attributes, fetched first and never lazily, as it is the wide screen's largest paint.
+ */
+function HeroShot({ kit }: { kit: KitProduct }) {
+  const image = heroScreenshot(kit, clientConfig.basePath);
+  if (!image) return null;
+  return (
+    <div className="col-12 col-lg-6">
+      <div className="hero-shot" data-testid="hero-shot">
+        <span className="hero-shot-bar" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </span>
+        <img
+          src={image.src}
+          srcSet={image.srcSet}
+          sizes={image.sizes}
+          width={image.width}
+          height={image.height}
+          alt={image.alt}
+          fetchPriority="high"
+        />
+      </div>
+    </div>
+  );
+}
+
 function Hero({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
+  const withShot = kit.details.screenshots.length > 0;
   return (
     <section className="product-hero">
       <div className="container">
-        <h1 className="product-title">{kit.title}</h1>
-        <p className="product-spot">{kit.spot}</p>
-        <HeroPrice kit={kit} />
-        <p className="hero-notes">
-          <span className="instant-download">
-            <Icon name="download" size={18} /> Instant download
-          </span>
-        </p>
-        <div className="d-flex flex-wrap align-items-center gap-3">
-          <button type="button" className="btn btn-primary btn-lg hero-buy" onClick={onBuy}>
-            <Icon name="cart" size={18} /> Buy this kit
-          </button>
-          <a href={kit.details.demo.url} className="btn btn-light btn-lg" target="_blank" rel="noopener noreferrer">
-            Try Before You Buy <Icon name="external" size={18} />
-          </a>
-          {kit.documentation && (
-            <Link to={`/docs/${kit.sef_id}`} className="btn btn-outline-light btn-lg">
-              <Icon name="book" size={18} /> Documentation
-            </Link>
-          )}
+        <div className="row g-4 g-lg-5 align-items-center">
+          <div className={withShot ? 'col-12 col-lg-6' : 'col-12 col-lg-9'}>
+            <h1 className="product-title">{kit.title}</h1>
+            <p className="product-spot">{kit.spot}</p>
+            <HeroPrice kit={kit} />
+            <div className="hero-actions">
+              <button type="button" className="btn btn-primary btn-lg hero-buy" onClick={onBuy}>
+                <Icon name="cart" size={18} /> Add to Cart
+              </button>
+              <a
+                href={kit.details.demo.url}
+                className="btn btn-outline-light btn-lg"
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                Try Before You Buy <Icon name="external" size={18} />
+              </a>
+            </div>
+            <p className="hero-notes">
+              <span className="instant-download">
+                <Icon name="download" size={18} /> Instant download
+              </span>
+              {kit.documentation && (
+                <Link to={`/docs/${kit.sef_id}`} className="hero-docs">
+                  <Icon name="book" size={18} /> Documentation
+                </Link>
+              )}
+            </p>
+            <PurchaseFacts kit={kit} />
+          </div>
+          <HeroShot kit={kit} />
         </div>
-        <PurchaseFacts kit={kit} />
       </div>
     </section>
   );
