@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { SCREENSHOT_FULL, SCREENSHOT_THUMB } from '../../../common/hero-image.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { appUrl } from '../../lib/initial-data.ts';
-import { SCREENSHOT_FULL, SCREENSHOT_THUMB } from './hero-image.ts';
 
 type Screenshot = KitProduct['details']['screenshots'][number];
 

@@ -1,4 +1,4 @@
-import type { KitProduct } from '../../../common/schemas/catalog.ts';
+import type { KitProduct } from './schemas/catalog.ts';
 
 /**
  * The two sizes every screenshot is made in (scripts/screenshots.ts: a 1280x800 page, and the same
