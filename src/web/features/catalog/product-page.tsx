@@ -40,30 +40,32 @@ function HeroPrice({ kit }: { kit: KitProduct }) {
   );
 }
 
+/** Where the hero shows its screenshot (Bootstrap's lg, as the page shell's preload). */
+const HERO_MEDIA = '(min-width: 992px)';
+/** A transparent pixel: what the hero's <img> holds where its screenshot is not shown. */
+const BLANK_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
+
 /**
- * The kit's first screenshot beside the title from lg up (below the buy button's screen on phones):
+ * The kit's first screenshot beside the title from lg up:
  * sized by its attributes, fetched first and never lazily, as it is the wide screen's largest paint.
  */
 function HeroShot({ kit }: { kit: KitProduct }) {
   const image = heroScreenshot(kit, clientConfig.basePath);
   if (!image) return null;
+  // Wide screens only: on a phone the gallery further down shows the screenshots, and the first
+  // screen stays text that paints at once (the <picture> fetches nothing below 992 px).
   return (
-    <div className="col-12 col-lg-6">
+    <div className="col-12 col-lg-6 d-none d-lg-block">
       <div className="hero-shot" data-testid="hero-shot">
         <span className="hero-shot-bar" aria-hidden="true">
           <span />
           <span />
           <span />
         </span>
-        <img
-          src={image.src}
-          srcSet={image.srcSet}
-          sizes={image.sizes}
-          width={image.width}
-          height={image.height}
-          alt={image.alt}
-          fetchPriority="high"
-        />
+        <picture>
+          <source media={HERO_MEDIA} srcSet={image.srcSet} sizes={image.sizes} />
+          <img src={BLANK_IMAGE} width={image.width} height={image.height} alt={image.alt} fetchPriority="high" />
+        </picture>
       </div>
     </div>
   );
