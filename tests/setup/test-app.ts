@@ -101,6 +101,8 @@ export async function createTestApp(
     configure?: (config: Config) => Config;
     /** A built web folder to serve as `npm start` serves dist/web. */
     webDir?: string;
+    /** The public screens' server renderer (dist/ssr's, or a test's own). */
+    render?: AppDeps['render'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -121,6 +123,7 @@ export async function createTestApp(
     github: options.github,
     logger: options.logger,
     webDir: options.webDir,
+    render: options.render,
     posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });
   const mails: OutgoingMail[] = [];
