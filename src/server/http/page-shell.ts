@@ -220,7 +220,8 @@ export function registerPageShell(
         };
       }
       case '/product/:sefId': {
-        const entry = await catalog.entry(match.params.sefId ?? '');
+        const sefId = match.params.sefId ?? '';
+        const entry = await catalog.entry(sefId);
         return entry
           ? {
               status: 200,
@@ -228,14 +229,25 @@ export function registerPageShell(
               ...screen,
               queries: [...screen.queries, [['product', entry.product.sef_id], entry.product]],
             }
-          : { status: 404, head: notFound, rendered: true };
+          : // The screen's own not-found page: `null` is "no such kit" to it.
+            { status: 404, head: notFound, ...screen, queries: [[['product', sefId], null]] };
       }
       case '/docs/:sefId':
       case '/docs/:sefId/:page': {
         const entry = await catalog.entry(match.params.sefId ?? '');
         const page = match.params.page;
-        if (!entry?.docsJson || (page && !entry.kit.docs.some((d) => d.slug === page)))
-          return { status: 404, head: notFound, rendered: true };
+        if (!entry?.docsJson) {
+          return { status: 404, head: notFound, ...screen, queries: [[['docs', match.params.sefId ?? ''], null]] };
+        }
+        if (page && !entry.kit.docs.some((d) => d.slug === page)) {
+          // The docs screen shows its not-found page for a page the kit's docs lack.
+          return {
+            status: 404,
+            head: notFound,
+            ...screen,
+            queries: [[['docs', entry.product.sef_id], JSON.parse(entry.docsJson)]],
+          };
+        }
         const { title, spot } = entry.product;
         return {
           status: 200,

@@ -331,7 +331,8 @@ export function ProductPage() {
   const { sefId = '' } = useParams();
   const { data: kit, error, isPending } = useKit(sefId);
   useTitleAndPageView(kit?.title);
-  if (error instanceof ApiError && error.status === 404) return <NotFoundPage />;
+  // null: the server rendered this address as an unknown kit (it answers 404 for it).
+  if ((error instanceof ApiError && error.status === 404) || kit === null) return <NotFoundPage />;
   if (isPending) {
     return (
       <div className="product-hero product-loading" aria-busy="true">
