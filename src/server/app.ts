@@ -8,7 +8,7 @@ import type { Database, Reader } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
-import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
+import { type PageRenderer, registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
@@ -40,6 +40,8 @@ export type AppDeps = {
   storage: Storage;
   /** The HTML shell for a URL (the built index.html, or Vite's transform in development). */
   template: ShellTemplate;
+  /** The web app's server renderer for the public screens (dist/ssr); without it the browser renders them. */
+  render?: PageRenderer;
   /** The built web app (assets); absent in tests of the API alone and in development. */
   webDir?: string;
   cookieSecret: string;
@@ -189,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         catalog,
         template: deps.template,
+        render: deps.render,
         googleEnabled: Boolean(deps.google),
         isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
         // Development re-renders every page (Vite transforms the shell per request).

@@ -99,6 +99,8 @@ export async function createTestApp(
     logger?: FastifyBaseLogger;
     /** Settings no environment variable reaches (socket timeouts, for example). */
     configure?: (config: Config) => Config;
+    /** A built web folder to serve as `npm start` serves dist/web. */
+    webDir?: string;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -118,6 +120,7 @@ export async function createTestApp(
     google: options.google,
     github: options.github,
     logger: options.logger,
+    webDir: options.webDir,
     posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });
   const mails: OutgoingMail[] = [];

@@ -52,6 +52,7 @@ const POSTS: [string, object][] = [
   ['/api/admin/orders/ord_x/resend', {}],
   ['/api/admin/customers/1/grant', { kit_id: 1 }],
   ['/api/admin/customers/1/revoke', { kit_id: 1 }],
+  ['/api/admin/customers/1/sign-out', {}],
   ['/api/admin/kits/1', { active: false }],
   ['/api/admin/messages/1/reply', { body: 'hi' }],
 ];
@@ -338,6 +339,25 @@ describe('customers', () => {
     expect((await client.get(`/download/${kits[1]!.id}`)).statusCode).toBe(403);
     expect(await lastActivity()).toMatchObject({ action: 'revoke kit', target: `customer ${user.id}` });
     expect((await owner.post(`/api/admin/customers/${user.id}/revoke`, { kit_id: kits[1]!.id })).statusCode).toBe(409);
+  });
+
+  it('signs a customer out everywhere: every session ends at once, logged; the customer may sign in again', async () => {
+    const { client: laptop, user } = await signedInClient(t.app, t.pool);
+    const phone = await createClient(t.app);
+    expect((await phone.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+    const ended = await owner.post(`/api/admin/customers/${user.id}/sign-out`);
+    expect(ended.statusCode).toBe(200);
+    expect(ended.json()).toEqual({ ended: 2 });
+    for (const device of [laptop, phone]) expect((await device.post('/api/purchases', {})).statusCode).toBe(401);
+    expect((await owner.post('/api/purchases', {})).statusCode).toBe(200); // the owner's own session stays
+    expect(await lastActivity()).toMatchObject({
+      action: 'sign out customer',
+      target: `customer ${user.id}`,
+      detail: `2 sessions of ${user.email}`,
+    });
+    const again = await createClient(t.app);
+    expect((await again.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+    expect((await owner.post('/api/admin/customers/999999/sign-out')).statusCode).toBe(404);
   });
 
   it('never lets a grant take away a paid kit, nor a refund take away a granted one', async () => {
