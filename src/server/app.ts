@@ -23,6 +23,8 @@ import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
+import { contentScreenQueries, registerContentPageRoutes } from './modules/content/pages.routes.ts';
+import { type ContentPages, loadShopContentPages } from './modules/content/pages.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
 import { registerGithubRoutes } from './modules/github/github.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
@@ -49,6 +51,8 @@ export type AppDeps = {
   mailQueued?: () => void;
   /** The blog's posts, read from CATALOG_DIR/blog at start. */
   posts?: BlogPost[];
+  /** The about page and the legal texts (content/legal/*.md); read from CATALOG_DIR/legal at start when absent. */
+  contentPages?: ContentPages;
   /** Google sign-in, when configured. */
   google?: GoogleSignIn;
   /** Private-repository delivery, when configured (GITHUB_*): the OAuth flow, the client, the worker's nudge. */
@@ -79,6 +83,7 @@ export function requestIdFrom(trustProxy: boolean) {
 /** Plugins, then feature modules, then one error handler. Tests call it and use app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, catalog, storage } = deps;
+  const contentPages = deps.contentPages ?? loadShopContentPages(config);
   const headers = securityHeaders(config, { dev: deps.dev ?? false });
   const limits = config.connections;
   const app = Fastify({
@@ -192,12 +197,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalog,
         template: deps.template,
         render: deps.render,
+        screenQueries: contentScreenQueries(contentPages),
         googleEnabled: Boolean(deps.google),
         isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
         // Development re-renders every page (Vite transforms the shell per request).
         cache: !deps.dev,
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
+      registerContentPageRoutes(scope, contentPages);
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });
       if (deps.github && config.github) registerGithubRoutes(scope, { db, config, ...deps.github });

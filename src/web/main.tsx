@@ -40,8 +40,9 @@ const app = (
   </StrictMode>
 );
 
-// The answers the server rendered this page with: the screen starts with them instead of asking.
-for (const [key, data] of readPageQueries() ?? []) queryClient.setQueryData(key, data);
+// The answers the server rendered this page with: the screen starts with them, and asks again in
+// the background (they are marked as old), as for any kept page; an unchanged answer re-renders nothing.
+for (const [key, data] of readPageQueries() ?? []) queryClient.setQueryData(key, data, { updatedAt: 0 });
 // The server renders the public screens into #root (issue 12): the browser loads that screen's code
 // (preloaded by the page's head) and hydrates the HTML; the other screens (checkout, the user panel,
 // the owner console) it renders itself.

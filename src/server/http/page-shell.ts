@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { heroScreenshot } from '../../common/hero-image.ts';
 import type { ClientConfig, InitialData } from '../../common/page-data.ts';
 import { INDEXABLE_SCREENS, matchScreen, type ScreenPattern } from '../../common/paths.ts';
 import type { KitProduct, KitSummary } from '../../common/schemas/catalog.ts';
@@ -77,11 +78,22 @@ function renderHead(head: Head, config: Config): string {
   return tags.join('\n    ');
 }
 
+/**
+ * The product hero's screenshot (the page's largest paint on a wide screen), asked for with the
+ * page rather than once its markup is parsed; phones, where it sits below the first screen, skip it.
+ */
+function heroPreload(product: KitProduct, config: Config): string | undefined {
+  const hero = heroScreenshot(product, config.basePath);
+  if (!hero) return undefined;
+  return `<link rel="preload" as="image" href="${escapeHtml(hero.src)}" imagesrcset="${escapeHtml(hero.srcSet)}" imagesizes="${escapeHtml(hero.sizes)}" media="(min-width: 992px)" fetchpriority="high">`;
+}
+
 function productHead(entry: ShellKit, config: Config): Head {
   const { product } = entry;
   const url = `${config.publicUrl}/product/${product.sef_id}`;
   const images = product.details.screenshots.map((s) => `${config.publicUrl}/${s.url}`);
   return {
+    extra: heroPreload(product, config),
     title: product.title,
     description: product.spot,
     canonical: url,
@@ -187,8 +199,10 @@ export function registerPageShell(
 
   async function screenFor(routePath: string): Promise<Found> {
     const match = matchScreen(routePath);
-    // The not-found page is rendered too: a crawler and a visitor without JavaScript read it.
-    if (!match) return { status: 404, head: notFound, rendered: true };
+    // The not-found page is rendered too (a crawler and a visitor without JavaScript read it), but
+    // not at the owner console's paths: whether that is a 404 is for the browser to show (it knows who
+    // is signed in, which the kept page does not).
+    if (!match) return { status: 404, head: notFound, rendered: !CONSOLE_PATH.test(routePath) };
     const modules = RENDERED_SCREENS[match.pattern];
     const screen = {
       modules,

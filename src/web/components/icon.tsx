@@ -54,3 +54,7 @@ export function Icon({ name, size = 24, className }: { name: string; size?: numb
     />
   );
 }
+
+/** The same icon as markup, for HTML the server rendered (a text page's `<span class="icon-badge icon-code">`). */
+export const iconSvg = (name: string, size = 24) =>
+  `<svg class="icon" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${ICONS[name] ?? ICONS.check!}</svg>`;

@@ -65,7 +65,10 @@ const FAQ = [
 
 function KitGrid() {
   const { data: kits, isPending, isError, refetch } = useKits();
-  const { hash } = useLocation();
+  // The address's #fragment never reaches the server: the page it rendered (and hydration) has none.
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const hash = hydrated ? location.hash : '';
   useEffect(() => {
     if (hash === '#kits' && kits) document.getElementById('kits')?.scrollIntoView();
   }, [hash, kits]);
