@@ -141,6 +141,24 @@ describe('orders', () => {
     expect((await owner.get('/api/admin/orders?status=refunded')).json().items).toEqual([]);
   });
 
+  it('finds the orders of every buyer whose name matches, however many accounts match', async () => {
+    // 1,200 older accounts of the same name (no orders), then the one who buys: the newest order
+    // must be found, not only those of some first thousand matching accounts.
+    await t.pool.query(
+      `INSERT INTO users (name, email, password_hash, created_at)
+       SELECT 'Wilhelmina Zquux', 'zquux-' || n || '@many.test', 'x', '2024-01-01T00:00:00Z' FROM generate_series(1, 1200) n`,
+    );
+    const buyer = await paidBuyer([kits[0]!.id], {
+      name: 'Wilhelmina Zquux',
+      email: `zquux-buyer-${Date.now()}@many.test`,
+    });
+    const found = (await owner.get('/api/admin/orders?query=zquux')).json();
+    expect(found.items.map((o: { id: string }) => o.id)).toEqual([buyer.orderId]);
+    expect(found.next_cursor).toBeNull();
+    const paid = (await owner.get('/api/admin/orders?query=wilhelmina&status=paid&limit=5')).json();
+    expect(paid.items.map((o: { id: string }) => o.id)).toEqual([buyer.orderId]);
+  });
+
   it.each(['status=unknown', 'limit=-1', 'limit=0', 'limit=1.5', 'limit=101', 'limit=x', 'cursor=garbage'])(
     'answers bad input (%s) with 422 and a message',
     async (query) => {
@@ -573,6 +591,13 @@ describe('summary and activity', () => {
     expect(s.net).toBeCloseTo(s.gross - s.refunds, 2);
     expect(s.orders).toBeGreaterThan(0);
     expect(s.conversion).toBeCloseTo(s.orders / s.checkouts, 3);
+    // New customers: the accounts made in the 30 UTC days, as counting them says.
+    const { rows: made } = await t.pool.query(
+      `SELECT count(*)::int AS n FROM users
+        WHERE created_at >= ((now() AT TIME ZONE 'UTC')::date - 29)::timestamp AT TIME ZONE 'UTC'`,
+    );
+    expect(made[0].n).toBeGreaterThan(0);
+    expect(s.customers).toBe(made[0].n);
     const todayRow = s.by_day[s.by_day.length - 1];
     expect(todayRow.date).toBe(new Date().toISOString().slice(0, 10));
     expect(todayRow.orders).toBe(s.orders);

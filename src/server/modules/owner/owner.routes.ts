@@ -27,9 +27,9 @@ import { sandboxRefundApproved } from '../../integrations/payments/sandbox.ts';
 import { signPaddleBody } from '../../integrations/payments/signature.ts';
 import { addDays, today } from '../../lib/days.ts';
 import {
-  accountIdsMatching,
   accountOf,
   accountsByIds,
+  accountsMatchingSql,
   countNewAccounts,
   listAccounts,
 } from '../accounts/accounts.owner.service.ts';
@@ -323,7 +323,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         const match = query
           ? {
               publicId: query,
-              userIds: await accountIdsMatching(db, query, 1000),
+              buyers: accountsMatchingSql(query),
               kitIds: await kitIdsMatching(db, query),
             }
           : undefined;
