@@ -30,6 +30,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   // The server renderer is one self-contained bundle: React-Bootstrap and its helpers use folder
   // imports (`react-bootstrap/Modal`) that resolve in a bundler but not in Node's ES module loader.
+  // The server renderer is one self-contained bundle: React-Bootstrap and its helpers use folder
+  // imports (`react-bootstrap/Modal`) that resolve in a bundler but not in Node's ES module loader.
   ssr: { noExternal: true },
   css: {
     preprocessorOptions: {

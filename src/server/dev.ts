@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import middie from '@fastify/middie';
 import { createServer as createViteServer } from 'vite';
 import { loadConfig } from './config.ts';
-import type { PageRenderer } from './http/page-shell.ts';
 import { closeOnSignals, createLogger, pointAssetsAtBase, startServer } from './server.ts';
 
 /**
@@ -26,11 +25,8 @@ const server = await startServer(config, {
   logger,
   dev: true,
   template: async (url) => pointAssetsAtBase(await vite.transformIndexHtml(url, indexHtml()), config.basePath),
-  // The public screens' renderer, loaded through Vite so an edit shows at the next request.
-  render: async (input) => {
-    const { render } = (await vite.ssrLoadModule('/entry-server.tsx')) as { render: PageRenderer };
-    return render(input);
-  },
+  // No server renderer: the browser renders every screen (Vite's module runner cannot load
+  // React-Bootstrap's CommonJS for the server); `npm start` and the tests render the public screens.
   beforeRoutes: async (app) => {
     await app.register(middie);
     app.use(vite.middlewares);
