@@ -109,7 +109,8 @@ test.describe('product page', () => {
         open = resolve;
       });
       const shot = kit.details.screenshots[0]!;
-      await page.goto(`/product/${kit.sef_id}`);
+      // The page's load event waits for the hero's image, which the server's page names at once.
+      await page.goto(`/product/${kit.sef_id}`, { waitUntil: 'domcontentloaded' });
       const hero = page.locator('.product-hero');
       const title = hero.getByRole('heading', { level: 1, name: kit.title });
       const addToCart = hero.getByRole('button', { name: 'Add to Cart', exact: true });
