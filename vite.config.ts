@@ -3,13 +3,15 @@ import { defineConfig } from 'vite';
 
 // Relative asset URLs: one build serves under any BASE_PATH (the server points index.html's
 // URLs at the base path; chunks find each other relative to themselves).
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
   base: './',
   plugins: [react()],
   build: {
-    outDir: '../../dist/web',
+    // The server's renderer (src/web/entry-server.tsx, `vite build --ssr`) goes beside the server.
+    outDir: isSsrBuild ? '../../dist/ssr' : '../../dist/web',
     emptyOutDir: true,
+    copyPublicDir: !isSsrBuild,
     target: 'es2022',
     sourcemap: false,
     // No modulepreload polyfill: every browser the shop supports preloads natively (Safari 17+,
@@ -17,15 +19,20 @@ export default defineConfig({
     // (It kept ~680 bytes in the first load; the owner console's route costs less than that.)
     modulePreload: { polyfill: false },
     // The server reads it to preload a lazy screen's chunk from the page shell.
-    manifest: true,
+    manifest: !isSsrBuild,
     reportCompressedSize: false,
     rolldownOptions: {
       checks: { pluginTimings: false },
       // Everything the home route needs up front in one chunk: one request and one gzip
       // stream instead of four (the runtime, React, the site constants and the app).
-      output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
+      output: isSsrBuild ? {} : { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
     },
   },
+  // The server renderer is one self-contained bundle: React-Bootstrap and its helpers use folder
+  // imports (`react-bootstrap/Modal`) that resolve in a bundler but not in Node's ES module loader.
+  // The server renderer is one self-contained bundle: React-Bootstrap and its helpers use folder
+  // imports (`react-bootstrap/Modal`) that resolve in a bundler but not in Node's ES module loader.
+  ssr: { noExternal: true },
   css: {
     preprocessorOptions: {
       scss: {
@@ -35,4 +42,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

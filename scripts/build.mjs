@@ -1,4 +1,4 @@
-// Builds the web app (Vite -> dist/web, then pre-compressed .br/.gz beside each text asset) and
+// Builds the web app (Vite -> dist/web, and its server renderer -> dist/ssr, then pre-compressed .br/.gz beside each text asset) and
 // the server (tsc -> dist/node, plus its files that are not TypeScript). `npm start` runs it when the build is stale.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,8 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(bin('vite'), ['build', '--logLevel', 'warn']);
+// The public screens' server renderer (issue 12): the same components, built for Node.
+run(bin('vite'), ['build', '--logLevel', 'warn', '--ssr', 'entry-server.tsx']);
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);
 // tsc emits only JavaScript: every other file of the server (SQL migrations, the sandbox page's
 // stylesheet and script) is copied beside it.

@@ -41,6 +41,8 @@ export type LighthouseFigures = {
   scores: Record<Category, number | null>;
   /** Per category: its audits that lose points (score < 1; informative/n.a./manual left out). */
   failing: Record<Category, FailingAudit[]>;
+  /** Lighthouse's simulated (mobile) page metrics, null when it could not measure one. */
+  metrics: { lcpMs: number | null; tbtMs: number | null; cls: number | null; fcpMs: number | null };
   runtimeError?: string;
   warnings: string[];
   /** CPU seconds other processes used during the audit, and the busiest of them. */
@@ -98,10 +100,20 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Li
         });
       }
     }
+    const numeric = (id: string) => {
+      const value = lhr.audits[id]?.numericValue;
+      return typeof value === 'number' ? value : null;
+    };
     return {
       url,
       scores,
       failing,
+      metrics: {
+        lcpMs: numeric('largest-contentful-paint'),
+        tbtMs: numeric('total-blocking-time'),
+        cls: numeric('cumulative-layout-shift'),
+        fcpMs: numeric('first-contentful-paint'),
+      },
       ...(lhr.runtimeError ? { runtimeError: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` } : {}),
       warnings: lhr.runWarnings.map(String),
       foreign,

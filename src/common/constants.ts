@@ -24,8 +24,6 @@ export type IconName = (typeof ICON_NAMES)[number];
 export const SHOP_NAME = 'Kitshop';
 export const FOOTER_YEAR = 2025;
 
-/** The date every legal text states, the licence included (SPEC: Effective Date: 1 July 2025). */
-export const LEGAL_EFFECTIVE_DATE = '1 July 2025';
 export const TOAST_DELAY_MS = 3000;
 export const HOME_CARD_FEATURES = 3;
 export const INCLUDED_MAIN_COUNT = 8;

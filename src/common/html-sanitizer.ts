@@ -63,8 +63,12 @@ const ALLOWED = Object.fromEntries(
 );
 
 const SAFE_URL = /^(?:https?:|mailto:|\/|#|\.{0,2}\/|[a-z0-9-]+(?:\/|$))/i;
-/** Code highlighting (`language-*`, from Markdown) and the blog's own (`blog-*`, the teaser card). */
-const CLASS_NAMES = /^(?:language-[a-z0-9+-]+|blog-[a-z0-9-]+)(?: (?:language-[a-z0-9+-]+|blog-[a-z0-9-]+))*$/i;
+/**
+ * Code highlighting (`language-*`, from Markdown), the blog's own (`blog-*`, the teaser card) and
+ * the text pages' boxes (content/legal: `term-list`, `callout`, `kit-contents`, `icon-badge icon-*`).
+ */
+const CLASS_NAME = '(?:language-[a-z0-9+-]+|blog-[a-z0-9-]+|term-list|callout|kit-contents|icon-badge|icon-[a-z]+)';
+const CLASS_NAMES = new RegExp(`^${CLASS_NAME}(?: ${CLASS_NAME})*$`, 'i');
 /** The ids github-slugger makes for headings: letters of any script, digits, `_` and `-`. */
 const HEADING_ID = /^[\p{L}\p{M}\p{N}_-]+$/u;
 

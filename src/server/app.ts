@@ -8,7 +8,7 @@ import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
-import { registerPageShell, type ShellTemplate } from './http/page-shell.ts';
+import { type PageRenderer, registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
@@ -23,6 +23,8 @@ import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
+import { contentScreenQueries, registerContentPageRoutes } from './modules/content/pages.routes.ts';
+import { type ContentPages, loadShopContentPages } from './modules/content/pages.service.ts';
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
 import { registerGithubRoutes } from './modules/github/github.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
@@ -40,6 +42,8 @@ export type AppDeps = {
   storage: Storage;
   /** The HTML shell for a URL (the built index.html, or Vite's transform in development). */
   template: ShellTemplate;
+  /** The web app's server renderer for the public screens (dist/ssr); without it the browser renders them. */
+  render?: PageRenderer;
   /** The built web app (assets); absent in tests of the API alone and in development. */
   webDir?: string;
   cookieSecret: string;
@@ -47,6 +51,8 @@ export type AppDeps = {
   mailQueued?: () => void;
   /** The blog's posts, read from CATALOG_DIR/blog at start. */
   posts?: BlogPost[];
+  /** The about page and the legal texts (content/legal/*.md); read from CATALOG_DIR/legal at start when absent. */
+  contentPages?: ContentPages;
   /** Google sign-in, when configured. */
   google?: GoogleSignIn;
   /** Private-repository delivery, when configured (GITHUB_*): the OAuth flow, the client, the worker's nudge. */
@@ -77,6 +83,7 @@ export function requestIdFrom(trustProxy: boolean) {
 /** Plugins, then feature modules, then one error handler. Tests call it and use app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, catalog, storage } = deps;
+  const contentPages = deps.contentPages ?? loadShopContentPages(config);
   const headers = securityHeaders(config, { dev: deps.dev ?? false });
   const limits = config.connections;
   const app = Fastify({
@@ -189,12 +196,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         config,
         catalog,
         template: deps.template,
+        render: deps.render,
+        screenQueries: contentScreenQueries(contentPages),
         googleEnabled: Boolean(deps.google),
         isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
         // Development re-renders every page (Vite transforms the shell per request).
         cache: !deps.dev,
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
+      registerContentPageRoutes(scope, contentPages);
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });
       if (deps.github && config.github) registerGithubRoutes(scope, { db, config, ...deps.github });

@@ -23,6 +23,7 @@ const FACTS = [
   'owner_activity',
   'subscribers',
   'kit_counts',
+  'account_days',
   'subscriber_list_version',
 ];
 

@@ -25,6 +25,8 @@ const server = await startServer(config, {
   logger,
   dev: true,
   template: async (url) => pointAssetsAtBase(await vite.transformIndexHtml(url, indexHtml()), config.basePath),
+  // No server renderer: the browser renders every screen (Vite's module runner cannot load
+  // React-Bootstrap's CommonJS for the server); `npm start` and the tests render the public screens.
   beforeRoutes: async (app) => {
     await app.register(middie);
     app.use(vite.middlewares);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.ts';
-import { builtTemplate, closeOnSignals, createLogger, startServer } from './server.ts';
+import { builtRenderer, builtTemplate, closeOnSignals, createLogger, startServer } from './server.ts';
 
 /** Production entry: serves the built web app (`npm start` builds it first when needed). */
 async function main() {
@@ -17,7 +17,12 @@ async function main() {
   const logger = createLogger(config);
   const webDir = fileURLToPath(new URL('../../web', import.meta.url));
   try {
-    const server = await startServer(config, { logger, webDir, template: builtTemplate(webDir, config.basePath) });
+    const server = await startServer(config, {
+      logger,
+      webDir,
+      template: builtTemplate(webDir, config.basePath),
+      render: await builtRenderer(fileURLToPath(new URL('../../ssr', import.meta.url))),
+    });
     logger.info(`Kitshop is serving at ${server.url}`);
     closeOnSignals(server, logger);
   } catch (error) {

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -8,7 +9,7 @@ import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool, withAdvisoryLock } from './db/open.ts';
 import { importDiscountsFile } from './discounts-cli.ts';
-import type { ShellTemplate } from './http/page-shell.ts';
+import type { PageRenderer, ShellTemplate } from './http/page-shell.ts';
 import { sweepExpiredCounters } from './http/rate-limit.ts';
 import { sweepEndedSessions } from './http/session.ts';
 import { createGithubOAuth, createGithubRepositories } from './integrations/github/github.ts';
@@ -58,9 +59,10 @@ export const pointAssetsAtBase = (html: string, basePath: string) =>
 type ManifestChunk = { file: string; css?: string[]; imports?: string[]; isEntry?: boolean };
 
 /**
- * The built index.html, read once. For a screen whose code is a lazy chunk (the product page),
- * the head also preloads that chunk, its imports and its CSS, found in Vite's manifest, so the
- * screen does not wait for the entry script to ask for it.
+ * The built index.html, read once. For a screen whose code is in lazy chunks (the product page,
+ * the sign-in layout and screen), the head also preloads those chunks, their imports and their CSS,
+ * found in Vite's manifest, so the screen does not wait for the entry script to ask for them (and
+ * a server-rendered screen has its styles before it is first painted).
  */
 export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
   const html = pointAssetsAtBase(readFileSync(path.join(webDir, 'index.html'), 'utf8'), basePath);
@@ -79,15 +81,29 @@ export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
       ...(chunk.imports ?? []).filter((i) => !manifest[i]?.isEntry).flatMap((i) => preloadTags(i, seen)),
     ];
   };
-  return (_url, screenModule) => {
-    if (!screenModule) return html;
-    let page = withPreloads.get(screenModule);
+  return (_url, screenModules) => {
+    if (!screenModules?.length) return html;
+    const key = screenModules.join(' ');
+    let page = withPreloads.get(key);
     if (page === undefined) {
-      page = html.replace('</head>', `${[...new Set(preloadTags(screenModule))].join('\n    ')}\n  </head>`);
-      withPreloads.set(screenModule, page);
+      const seen = new Set<string>();
+      const tags = screenModules.flatMap((module) => preloadTags(module, seen));
+      page = html.replace('</head>', `${tags.join('\n    ')}\n  </head>`);
+      withPreloads.set(key, page);
     }
     return page;
   };
+}
+
+/**
+ * The public screens' server renderer that `npm run build` puts in `dist/ssr` (Vite's build of
+ * src/web/entry-server.tsx), or undefined when it is missing (the browser then renders every screen).
+ */
+export async function builtRenderer(ssrDir: string): Promise<PageRenderer | undefined> {
+  const entry = path.join(ssrDir, 'entry-server.js');
+  if (!existsSync(entry)) return undefined;
+  const module = (await import(pathToFileURL(entry).href)) as { render: PageRenderer };
+  return module.render;
 }
 
 /** Any fixed number: instances starting at once on an empty database take turns on it. */
@@ -115,6 +131,7 @@ export async function startServer(
   options: {
     logger: Logger;
     template?: ShellTemplate;
+    render?: PageRenderer;
     webDir?: string;
     dev?: boolean;
     beforeRoutes?: Parameters<typeof buildApp>[0]['beforeRoutes'];
@@ -184,6 +201,7 @@ export async function startServer(
       catalog,
       storage,
       template: options.template,
+      render: options.render,
       webDir: options.webDir,
       cookieSecret: resolveSessionSecret(config),
       mailQueued: outbox.nudge,

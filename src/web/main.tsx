@@ -2,11 +2,15 @@ import './styles/main.scss';
 import './lib/analytics.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { router } from './app/router.tsx';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { AppRoutes, preloadScreens } from './app/routes.tsx';
+import { currentUserId, subscribeToCurrentUser } from './app/session.ts';
 import { ToastProvider } from './components/toasts.tsx';
 import { ApiError } from './lib/api.ts';
+import { forgetOnSignOut } from './lib/forget-on-sign-out.ts';
+import { clientConfig } from './lib/initial-data.ts';
+import { readPageQueries } from './lib/page-queries.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -19,12 +23,32 @@ const queryClient = new QueryClient({
   },
 });
 
-createRoot(document.getElementById('root')!).render(
+// Nothing a signed-in page fetched outlives the session in this page.
+forgetOnSignOut(subscribeToCurrentUser, currentUserId, () => queryClient.clear());
+
+const basename = clientConfig.basePath || '/';
+const container = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <ToastProvider>
-        <RouterProvider router={router} />
+        <BrowserRouter basename={basename}>
+          <AppRoutes />
+        </BrowserRouter>
       </ToastProvider>
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The answers the server rendered this page with: the screen starts with them, and asks again in
+// the background (they are marked as old), as for any kept page; an unchanged answer re-renders nothing.
+for (const [key, data] of readPageQueries() ?? []) queryClient.setQueryData(key, data, { updatedAt: 0 });
+// The server renders the public screens into #root (issue 12): the browser loads that screen's code
+// (preloaded by the page's head) and hydrates the HTML; the other screens (checkout, the user panel,
+// the owner console) it renders itself.
+// (Not a top-level await: the screens' chunks import this entry's own chunk, which must finish first.)
+if (container.firstElementChild) {
+  void preloadScreens(window.location.pathname, basename).then(() => hydrateRoot(container, app));
+} else {
+  createRoot(container).render(app);
+}

@@ -199,6 +199,34 @@ test.describe('the owner console', () => {
     await expect(page.getByRole('row').filter({ hasText: 'grant kit' }).first()).toContainText('Conference giveaway');
   });
 
+  test('Sign Out Everywhere ends every session of a customer: their next call is 401', async ({
+    page,
+    db,
+    browser,
+  }) => {
+    const customer = await createAccount(db, { name: `Sam Stolen ${randomBytes(3).toString('hex')}` });
+    const context = await browser.newContext({ baseURL: `${OWNER_SHOP_URL}/`, viewport: page.viewportSize()! });
+    const customerPage = await context.newPage();
+    await signInThroughForm(customerPage, customer);
+    expect((await customerPage.request.get('api/account/sessions')).status()).toBe(200);
+
+    await signInThroughForm(page, await ownerAccount(db));
+    await page.goto('/admin/customers');
+    await page.getByLabel('Search').fill(customer.email);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('link', { name: customer.name }).click();
+    await page.getByRole('button', { name: 'Sign Out Everywhere' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Sign out everywhere' });
+    await dialog.getByRole('button', { name: 'Sign Out Everywhere' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('alert').filter({ hasText: `1 session of ${customer.email} ended.` })).toBeVisible();
+    await expect.poll(async () => (await customerPage.request.get('api/account/sessions')).status()).toBe(401);
+    await context.close();
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Activity' }).click();
+    await expect(page.getByRole('row').filter({ hasText: 'sign out customer' }).first()).toContainText(customer.email);
+  });
+
   test('hiding a kit takes it off the store without touching its owners; Show brings it back', async ({
     page,
     db,

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { SHOP_URL } from '../../playwright.config.ts';
 import { CONTACT_TOPICS } from '../../src/common/constants.ts';
 import { expect, loadCatalog, readEmail, test } from './fixtures.ts';
 
@@ -131,6 +132,26 @@ test.describe('static and legal pages', () => {
       const text = await page.locator('main').innerText();
       for (const point of points) expect(text).toMatch(point);
       await snap(name);
+    });
+  }
+});
+
+test.describe('links inside a text', () => {
+  for (const [where, base, href] of [
+    ['at the root', '', '/privacy-policy'],
+    ['under BASE_PATH=/shop', SHOP_URL, '/shop/privacy-policy'],
+  ] as const) {
+    test(`${where}: a link to another page moves within the app, without loading the document again`, async ({
+      page,
+    }) => {
+      await page.goto(`${base}/cookie-policy`);
+      await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+      const link = page.locator('.static-prose').getByRole('link', { name: 'Privacy Policy' });
+      await expect(link).toHaveAttribute('href', href);
+      await link.click();
+      await expect(page).toHaveURL(/\/privacy-policy$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+      expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
     });
   }
 });

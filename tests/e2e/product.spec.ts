@@ -11,6 +11,7 @@ import {
 } from './fixtures.ts';
 
 // Prices beside a product read as a shop writes them ($149, $49.50); 'USD x' is the cart's form.
+type Box = { x: number; y: number; width: number; height: number };
 const price = (n: number) => (Number.isInteger(n) ? `$${n}` : `$${n.toFixed(2)}`);
 
 test.describe('product page', () => {
@@ -86,12 +87,123 @@ test.describe('product page', () => {
     expect(badge.x - (old.x + old.width)).toBeLessThan(24);
   });
 
-  test("the hero's buy button adds the kit to the cart and goes to /cart", async ({ page, request }) => {
+  test('the first screen sells: the price and Add to Cart in it, the first screenshot beside the title on a wide screen', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const catalog = await loadCatalog(request);
+    const discounted = catalog.find((p) => p.discounted_from !== null && p.details.screenshots.length > 0);
+    const regular = catalog.find((p) => p.discounted_from === null && p.details.screenshots.length > 0);
+    const wide = testInfo.project.name === 'desktop';
+    const { height: screenHeight } = page.viewportSize()!;
+    // The screenshots wait until the hero's image box is measured: its size must not depend on the image.
+    let open = () => {};
+    let gate = Promise.resolve();
+    await page.route('**/media/screenshots/**', async (route) => {
+      const response = await route.fetch();
+      await gate;
+      await route.fulfill({ response });
+    });
+    for (const kit of [discounted, regular]) {
+      gate = new Promise((resolve) => {
+        open = resolve;
+      });
+      const shot = kit.details.screenshots[0]!;
+      // The page's load event waits for the hero's image, which the server's page names at once.
+      await page.goto(`/product/${kit.sef_id}`, { waitUntil: 'domcontentloaded' });
+      const hero = page.locator('.product-hero');
+      const title = hero.getByRole('heading', { level: 1, name: kit.title });
+      const addToCart = hero.getByRole('button', { name: 'Add to Cart', exact: true });
+      await expect(hero.getByTestId('hero-price')).toHaveText(price(kit.price));
+      // Wholly inside the first screen (toBeInViewport with ratio 1), at 1440x900 and at 390x844.
+      await expect(hero.getByTestId('hero-price')).toBeInViewport({ ratio: 1 });
+      await expect(addToCart).toBeInViewport({ ratio: 1 });
+      if (kit.discounted_from !== null) {
+        await expect(hero.getByTestId('hero-old-price')).toHaveText(price(kit.discounted_from));
+        await expect(hero.getByTestId('hero-old-price')).toBeInViewport({ ratio: 1 });
+      }
+      expect((await addToCart.boundingBox())!.y + (await addToCart.boundingBox())!.height).toBeLessThanOrEqual(
+        screenHeight,
+      );
+
+      if (!wide) {
+        // A phone's first screen is the copy and the buy button; the gallery below has the screenshots.
+        await expect(hero.getByTestId('hero-shot')).toBeHidden();
+      } else {
+        const image = hero.getByRole('img', { name: shot.alt });
+        await expect(image).toHaveAttribute('width', '1280');
+        await expect(image).toHaveAttribute('height', '800');
+        await expect(image).toHaveAttribute('fetchpriority', 'high');
+        expect(await image.getAttribute('loading')).not.toBe('lazy');
+        // Not loaded yet, and already the screenshot's 16:10 box: nothing moves when it arrives.
+        expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(0);
+        const box = (await image.boundingBox())!;
+        expect(box.width).toBeGreaterThan(300);
+        expect(Math.abs(box.height - (box.width * 800) / 1280)).toBeLessThan(1.5);
+        open();
+        await expect
+          .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+          .toBe(true);
+        // The attributes' ratio is the image's own (natural sizes are scaled to `sizes` and rounded).
+        const natural = await image.evaluate((img: HTMLImageElement) => img.naturalWidth / img.naturalHeight);
+        expect(Math.abs(natural - 1280 / 800)).toBeLessThan(0.02);
+        expect((await image.boundingBox())!).toEqual(box);
+
+        const titleBox = (await title.boundingBox())!;
+        const buttonBox = (await addToCart.boundingBox())!;
+        // Beside the title: to its right, in the first screen, level with the hero's copy.
+        await expect(image).toBeInViewport({ ratio: 1 });
+        expect(box.x).toBeGreaterThanOrEqual(titleBox.x + titleBox.width);
+        expect(box.y).toBeLessThan(buttonBox.y + buttonBox.height);
+        expect(box.y + box.height).toBeGreaterThan(titleBox.y);
+      }
+
+      await addToCart.click();
+      await expect(page).toHaveURL(/\/cart$/);
+    }
+    expect(await readCart(page)).toEqual({
+      count: 2,
+      items: { [discounted.id]: discounted.id, [regular.id]: regular.id },
+    });
+  });
+
+  test("Add to Cart's toast covers nothing needed: in the header's band beside the cart on a phone, bottom right on a desktop", async ({
+    page,
+    request,
+  }, testInfo) => {
     const kit = (await loadCatalog(request)).products[0]!;
     await page.goto(`/product/${kit.sef_id}`);
-    await page.getByRole('button', { name: 'Buy this kit' }).click();
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await expect(page).toHaveURL(/\/cart$/);
-    expect(await readCart(page)).toEqual({ count: 1, items: { [kit.id]: kit.id } });
+    const toast = page.getByRole('alert').filter({ hasText: 'Item Added To Cart' });
+    await expect(toast).toContainText('Item added to cart successfully');
+    const checkout = page.getByRole('button', { name: 'Proceed to Checkout' });
+    await expect(checkout).toBeVisible();
+    const header = page.locator('.site-header');
+    const overlaps = (a: Box, b: Box) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const box = (await toast.boundingBox())!;
+    const headerBox = (await header.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    // Never over the cart, the menu or the cart's own heading, items and checkout button.
+    const needed = [
+      header.getByRole('link', { name: /^Cart/ }),
+      page.getByRole('heading', { level: 1, name: /Your Cart/ }),
+      page.getByRole('heading', { name: kit.title }),
+      checkout,
+    ];
+    if (testInfo.project.name === 'mobile') needed.push(header.getByRole('button', { name: 'Menu' }));
+    for (const control of needed) expect(overlaps(box, (await control.boundingBox())!)).toBe(false);
+    if (testInfo.project.name === 'mobile') {
+      // Inside the header's band, left of the cart.
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(headerBox.y + headerBox.height);
+    } else {
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      expect(box.y).toBeGreaterThan(viewport.height / 2);
+    }
+    await page.screenshot({ path: `test-screens/product-add-to-cart-toast-${testInfo.project.name}.png` });
   });
 
   test('beside both prices: version and its date, licence, the 14-day refund policy and card payment', async ({
@@ -128,7 +240,7 @@ test.describe('product page', () => {
     const kit = (await loadCatalog(request)).products[0]!;
     await page.goto(`/product/${kit.sef_id}`);
     const bar = page.getByTestId('buy-bar');
-    await expect(page.getByRole('button', { name: 'Buy this kit' })).toBeInViewport();
+    await expect(page.getByRole('button', { name: 'Add to Cart', exact: true })).toBeInViewport();
     await expect(bar).toBeHidden();
     await page.getByRole('heading', { name: kit.details.heading.title }).scrollIntoViewIfNeeded();
     await expect(page.locator('.hero-buy')).not.toBeInViewport();

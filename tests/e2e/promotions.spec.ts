@@ -158,7 +158,10 @@ test.describe('discount codes', () => {
     await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
     await page.getByLabel('Percent').fill('10');
     await page.getByRole('button', { name: 'Create code' }).click();
-    await expect(page.locator('form').getByRole('alert')).toContainText('exists already');
+    // A sentence for a person, not the API's `code: ...`.
+    await expect(page.locator('form').getByRole('alert')).toHaveText(
+      `A code ${code.toLowerCase()} exists already (codes ignore case).`,
+    );
     await row.getByRole('button', { name: `Pause ${code}` }).click();
     await expect(row).toContainText('Paused');
     await page.screenshot({

@@ -26,6 +26,16 @@ describe('the HTML sanitiser', () => {
     expect(inTheBrowser(HOSTILE)).toBe(onTheServer(HOSTILE));
   });
 
+  it("keeps only the text pages' own box classes", () => {
+    expect(
+      onTheServer(
+        '<div class="term-list"><ul><li>a</li></ul></div><div class="callout kit-contents"><span class="icon-badge icon-code"></span></div><div class="d-none"></div><span class="icon-badge icon-x1"></span>',
+      ),
+    ).toBe(
+      '<div class="term-list"><ul><li>a</li></ul></div><div class="callout kit-contents"><span class="icon-badge icon-code"></span></div><div class></div><span class></span>',
+    );
+  });
+
   it('is the one the blog teaser loads (no second sanitiser in the web app)', () => {
     const teaser = readFileSync(new URL('../../src/web/components/blog-teaser.tsx', import.meta.url), 'utf8');
     expect(teaser).toContain("await import('../../common/html-sanitizer.ts')");

@@ -99,6 +99,10 @@ export async function createTestApp(
     logger?: FastifyBaseLogger;
     /** Settings no environment variable reaches (socket timeouts, for example). */
     configure?: (config: Config) => Config;
+    /** A built web folder to serve as `npm start` serves dist/web. */
+    webDir?: string;
+    /** The public screens' server renderer (dist/ssr's, or a test's own). */
+    render?: AppDeps['render'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -118,6 +122,8 @@ export async function createTestApp(
     google: options.google,
     github: options.github,
     logger: options.logger,
+    webDir: options.webDir,
+    render: options.render,
     posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });
   const mails: OutgoingMail[] = [];

@@ -51,7 +51,7 @@ export const DiscountCreateSchema = z
     if (both || neither)
       ctx.addIssue({ code: 'custom', path: ['percent_off'], message: 'give either percent_off or amount_off' });
     if (input.starts_at && input.ends_at && input.ends_at <= input.starts_at)
-      ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'must be after starts_at' });
+      ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'The end must be after the start.' });
   });
 export type DiscountCreate = z.input<typeof DiscountCreateSchema>;
 

@@ -235,3 +235,72 @@ describe('a production shop on the sandbox provider', () => {
     }
   });
 });
+
+describe('page shell with the server renderer (issue 12)', () => {
+  let t: TestApp;
+  const calls: { url: string; queries: [readonly unknown[], unknown][] }[] = [];
+  let failing = false;
+  beforeAll(async () => {
+    t = await createTestApp(
+      { PUBLIC_URL: 'http://shop.test' },
+      {
+        render: async ({ url, queries }) => {
+          calls.push({ url, queries });
+          if (failing) throw new Error('a screen that throws');
+          return `<main>rendered ${url}</main>`;
+        },
+      },
+    );
+  });
+  afterAll(() => t.close());
+  const pageQueries = (html: string) =>
+    JSON.parse(/<script type="application\/json" id="page-queries">(.*?)<\/script>/.exec(html)![1]!);
+
+  it('renders a product page into #root with the kit it asks for, and embeds that answer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"><main>rendered /product/alpha-kit</main></div>');
+    const [[key, product]] = pageQueries(res.body);
+    expect(key).toEqual(['product', 'alpha-kit']);
+    expect(product).toMatchObject({ sef_id: 'alpha-kit', title: 'Alpha Kit', price: 49 });
+    // The kit as the API answers it: the browser's cache holds the same thing either way.
+    const api = await t.app.inject({ method: 'POST', url: '/api/product/alpha-kit', payload: {} });
+    expect(product).toEqual(api.json());
+  });
+
+  it('keeps a rendered page per URL: a second visitor gets it without another render, with their own data', async () => {
+    calls.length = 0;
+    const first = await t.app.inject({ method: 'GET', url: '/' });
+    const second = await t.app.inject({ method: 'GET', url: '/' });
+    expect(calls.map((c) => c.url)).toEqual(['/']);
+    expect(pageQueries(first.body)[0][0]).toEqual(['products']);
+    expect(initialData(first.body).csrf).not.toBe(initialData(second.body).csrf);
+    // With a query the page is rendered for that request: a screen may read it.
+    calls.length = 0;
+    await t.app.inject({ method: 'GET', url: '/?utm_source=x' });
+    await t.app.inject({ method: 'GET', url: '/?utm_source=x' });
+    expect(calls.map((c) => c.url)).toEqual(['/?utm_source=x', '/?utm_source=x']);
+  });
+
+  it('renders the not-found page, but neither the private screens nor the owner console', async () => {
+    calls.length = 0;
+    expect((await t.app.inject({ method: 'GET', url: '/no-such-page' })).body).toContain('rendered /no-such-page');
+    for (const url of ['/checkout', '/user-panel', '/admin', '/admin/orders']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.body, url).toContain('<div id="root"></div>');
+    }
+    expect(calls.map((c) => c.url)).toEqual(['/no-such-page']);
+  });
+
+  it('sends the page for the browser to render when a screen fails on the server, never the error', async () => {
+    failing = true;
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/licence?fresh=1' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<div id="root"></div>');
+      expect(res.body).not.toContain('a screen that throws');
+    } finally {
+      failing = false;
+    }
+  });
+});

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { heroScreenshot } from '../../common/hero-image.ts';
 import type { ClientConfig, InitialData } from '../../common/page-data.ts';
-import { INDEXABLE_SCREENS, matchScreen } from '../../common/paths.ts';
-import type { KitProduct } from '../../common/schemas/catalog.ts';
+import { INDEXABLE_SCREENS, matchScreen, type ScreenPattern } from '../../common/paths.ts';
+import type { KitProduct, KitSummary } from '../../common/schemas/catalog.ts';
 import {
   docsTitle,
   HOME_DESCRIPTION,
@@ -15,14 +16,33 @@ import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { shopCookies } from './cookies.ts';
 import type { SendStorePage, StorePage } from './html-page.ts';
 
-/** A kit as the shell needs it: its product answer (head and JSON-LD) and its documentation pages. */
-export type ShellKit = { product: KitProduct; kit: { docs: { slug: string }[] } };
+/**
+ * A kit as the shell needs it: its product answer (head, JSON-LD and the rendered page), its
+ * documentation pages and their answer (`GET /api/docs/{sef_id}`, serialised).
+ */
+export type ShellKit = { product: KitProduct; kit: { docs: { slug: string }[] }; docsJson: string | null };
 
 /**
  * The catalog as the shell reads it (the catalog feature's own `Catalog` fits): the shell keeps the
- * pages it rendered until `snapshot()` answers another object.
+ * pages it rendered until `snapshot()` answers another object; `list` is the home page's kits.
  */
-export type ShellCatalog = { snapshot(): Promise<object>; entry(sefId: string): Promise<ShellKit | undefined> };
+export type ShellCatalog = {
+  snapshot(): Promise<{ list: KitSummary[] }>;
+  entry(sefId: string): Promise<ShellKit | undefined>;
+};
+
+/** TanStack Query keys and the answers a screen asks for with them (`web/lib/page-queries.ts`). */
+export type PageQueries = [key: readonly unknown[], data: unknown][];
+
+/**
+ * The web app's server renderer (`web/entry-server.tsx`, built to `dist/ssr`): the screen at `url`
+ * as HTML for `#root`, rendered with these answers; null when the app would redirect instead.
+ */
+export type PageRenderer = (input: {
+  url: string;
+  config: ClientConfig;
+  queries: PageQueries;
+}) => Promise<string | null>;
 
 type Head = {
   title: string;
@@ -58,11 +78,22 @@ function renderHead(head: Head, config: Config): string {
   return tags.join('\n    ');
 }
 
+/**
+ * The product hero's screenshot (the page's largest paint on a wide screen), asked for with the
+ * page rather than once its markup is parsed; phones, where it sits below the first screen, skip it.
+ */
+function heroPreload(product: KitProduct, config: Config): string | undefined {
+  const hero = heroScreenshot(product, config.basePath);
+  if (!hero) return undefined;
+  return `<link rel="preload" as="image" href="${escapeHtml(hero.src)}" imagesrcset="${escapeHtml(hero.srcSet)}" imagesizes="${escapeHtml(hero.sizes)}" media="(min-width: 992px)" fetchpriority="high">`;
+}
+
 function productHead(entry: ShellKit, config: Config): Head {
   const { product } = entry;
   const url = `${config.publicUrl}/product/${product.sef_id}`;
   const images = product.details.screenshots.map((s) => `${config.publicUrl}/${s.url}`);
   return {
+    extra: heroPreload(product, config),
     title: product.title,
     description: product.spot,
     canonical: url,
@@ -87,26 +118,40 @@ function productHead(entry: ShellKit, config: Config): Head {
   };
 }
 
-/** The HTML shell for a URL; `screenModule` names the lazy screen to preload (its source path under src/web). */
-export type ShellTemplate = (url: string, screenModule?: string) => Promise<string> | string;
+/** The HTML shell for a URL; `screenModules` name the lazy screen's modules to preload (source paths under src/web). */
+export type ShellTemplate = (url: string, screenModules?: readonly string[]) => Promise<string> | string;
 
 /** The owner console's paths (`/admin`, `/admin/orders/x`): a screen for owners, 404 for anyone else. */
 const CONSOLE_PATH = /^\/admin(?:\/.*)?$/;
 
-/** Lazy screens whose code the shell preloads, so it loads in parallel with the entry script. */
-const SCREEN_MODULES: Record<string, string> = { '/product/:sefId': 'features/catalog/product-page.tsx' };
-/** The screen that shows a server-rendered page (the blog's) between the app's header and footer. */
-const STORE_PAGE_MODULE = 'features/content/blog-page.tsx';
-const ROOT = '<div id="root"></div>';
-
 /**
- * What #root holds before the app starts: the shop's bar (brand only, as tall as the app's header,
- * so nothing moves when the app replaces it) and the page in `main`, which the app keeps.
+ * The public screens the server renders (issue 12) and the modules of their lazy code, which the
+ * head preloads so that the browser hydrates without waiting for the entry script to ask for them.
+ * The home page and the not-found page are in the entry itself. Any other screen (checkout, the user
+ * panel, the account links from e-mails, the owner console) is rendered by the browser.
  */
-function storePageRoot(html: string, config: Config): string {
-  return `<header class="navbar site-header sticky-top"><div class="container"><a class="navbar-brand brand" href="${config.basePath}/"><span class="brand-mark" aria-hidden="true">K</span>${SITE_NAME}</a></div></header>
-<main id="main">${html}</main>`;
-}
+const RENDERED_SCREENS: Partial<Record<ScreenPattern, readonly string[]>> = {
+  '/': [],
+  '/product/:sefId': ['features/catalog/product-page.tsx'],
+  '/docs/:sefId': ['features/catalog/docs-page.tsx'],
+  '/docs/:sefId/:page': ['features/catalog/docs-page.tsx'],
+  '/cart': ['features/cart/cart-page.tsx'],
+  '/login': ['features/accounts/auth-layout.tsx', 'features/accounts/login-page.tsx'],
+  '/register': ['features/accounts/auth-layout.tsx', 'features/accounts/register-page.tsx'],
+  '/about': ['features/content/about-page.tsx'],
+  '/contact': ['features/messages/contact-page.tsx'],
+  '/support': ['features/messages/contact-page.tsx'],
+  '/privacy-policy': ['features/content/privacy-policy-page.tsx'],
+  '/terms-and-conditions': ['features/content/terms-page.tsx'],
+  '/refund-policy': ['features/content/refund-policy-page.tsx'],
+  '/cookie-policy': ['features/content/cookie-policy-page.tsx'],
+  '/licence': ['features/library/licence-page.tsx'],
+};
+/** The screen that shows a server-rendered page (the blog's) between the app's header and footer. */
+const STORE_PAGE_MODULES = ['features/content/blog-page.tsx'];
+/** `web/lib/server-page.ts`: the query key under which a StorePage reaches the app. */
+const storePageKey = (routePath: string) => ['store-page', routePath.replace(/\/+$/, '') || '/'];
+const ROOT = '<div id="root"></div>';
 
 /**
  * Serves every screen of the single-page app: the same HTML shell with the head for that route
@@ -124,6 +169,10 @@ export function registerPageShell(
     cache: boolean;
     /** Whether a signed-in user is a shop owner: `owner: true` in the initial data, and /admin exists. */
     isOwner?: (userId: number) => Promise<boolean>;
+    /** Renders the public screens into the page (issue 12); without it the browser renders every screen. */
+    render?: PageRenderer;
+    /** More answers a screen renders with, beyond the catalog's (the content feature's texts). */
+    screenQueries?: (pattern: ScreenPattern) => PageQueries;
   },
 ): { sendPage: SendStorePage } {
   const { config, catalog, template } = deps;
@@ -145,27 +194,60 @@ export function registerPageShell(
   const clientConfigJson = scriptJson(clientConfig);
   const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };
 
-  async function headFor(routePath: string): Promise<{ status: number; head: Head; module?: string }> {
+  /** What the shell needs to render a route: its status and head, and for a rendered screen its code and answers. */
+  type Found = { status: number; head: Head; modules?: readonly string[]; queries?: PageQueries; rendered: boolean };
+
+  async function screenFor(routePath: string): Promise<Found> {
     const match = matchScreen(routePath);
-    if (!match) return { status: 404, head: notFound };
+    // The not-found page is rendered too (a crawler and a visitor without JavaScript read it), but
+    // not at the owner console's paths: whether that is a 404 is for the browser to show (it knows who
+    // is signed in, which the kept page does not).
+    if (!match) return { status: 404, head: notFound, rendered: !CONSOLE_PATH.test(routePath) };
+    const modules = RENDERED_SCREENS[match.pattern];
+    const screen = {
+      modules,
+      rendered: modules !== undefined,
+      queries: modules ? (deps.screenQueries?.(match.pattern) ?? []) : [],
+    };
     switch (match.pattern) {
-      case '/':
+      case '/': {
+        const { list } = await catalog.snapshot();
         return {
           status: 200,
           head: { title: HOME_TITLE, description: HOME_DESCRIPTION, canonical: `${config.publicUrl}/` },
+          ...screen,
+          queries: [...screen.queries, [['products'], list]],
         };
+      }
       case '/product/:sefId': {
-        const entry = await catalog.entry(match.params.sefId ?? '');
+        const sefId = match.params.sefId ?? '';
+        const entry = await catalog.entry(sefId);
         return entry
-          ? { status: 200, head: productHead(entry, config), module: SCREEN_MODULES[match.pattern] }
-          : { status: 404, head: notFound };
+          ? {
+              status: 200,
+              head: productHead(entry, config),
+              ...screen,
+              queries: [...screen.queries, [['product', entry.product.sef_id], entry.product]],
+            }
+          : // The screen's own not-found page: `null` is "no such kit" to it.
+            { status: 404, head: notFound, ...screen, queries: [[['product', sefId], null]] };
       }
       case '/docs/:sefId':
       case '/docs/:sefId/:page': {
         const entry = await catalog.entry(match.params.sefId ?? '');
         const page = match.params.page;
-        if (!entry || entry.kit.docs.length === 0 || (page && !entry.kit.docs.some((d) => d.slug === page)))
-          return { status: 404, head: notFound };
+        if (!entry?.docsJson) {
+          return { status: 404, head: notFound, ...screen, queries: [[['docs', match.params.sefId ?? ''], null]] };
+        }
+        if (page && !entry.kit.docs.some((d) => d.slug === page)) {
+          // The docs screen shows its not-found page for a page the kit's docs lack.
+          return {
+            status: 404,
+            head: notFound,
+            ...screen,
+            queries: [[['docs', entry.product.sef_id], JSON.parse(entry.docsJson)]],
+          };
+        }
         const { title, spot } = entry.product;
         return {
           status: 200,
@@ -174,6 +256,8 @@ export function registerPageShell(
             description: `Documentation for ${title}: ${spot}`,
             canonical: `${config.publicUrl}${routePath.replace(/\/$/, '')}`,
           },
+          ...screen,
+          queries: [...screen.queries, [['docs', entry.product.sef_id], JSON.parse(entry.docsJson)]],
         };
       }
       default:
@@ -184,29 +268,41 @@ export function registerPageShell(
             description: HOME_DESCRIPTION,
             canonical: INDEXABLE_SCREENS.has(match.pattern) ? `${config.publicUrl}${match.pattern}` : null,
           },
+          ...screen,
         };
+    }
+  }
+
+  /** The screen's HTML, or null: then the browser renders it (a failure is logged, never shown). */
+  async function renderScreen(url: string, { rendered, queries = [] }: Found): Promise<string | null> {
+    if (!rendered || !deps.render) return null;
+    try {
+      return await deps.render({ url, config: clientConfig, queries });
+    } catch (error) {
+      app.log.error({ err: error, url }, 'the server could not render this screen; the browser will');
+      return null;
     }
   }
 
   const DATA_MARK = '\u0000initial-data\u0000';
   /**
-   * The page around the per-request initial data, rendered once per route and catalog snapshot;
-   * `root`: server-rendered HTML for #root (a StorePage).
+   * The page around the per-request initial data: the head for the route, the screen rendered into
+   * #root with the answers it was rendered with (`#page-queries`), and the preloads of its code.
    */
-  async function renderParts(
-    url: string,
-    routePath: string,
-    found?: { status: number; head: Head; module?: string; root?: string },
-  ) {
-    const { status, head, module, root }: { status: number; head: Head; module?: string; root?: string } =
-      found ?? (await headFor(routePath));
-    let html = (await template(url, module))
+  async function renderParts(url: string, found: Found) {
+    const { status, head, modules, queries = [] } = found;
+    const [shell, root] = await Promise.all([template(url, modules), renderScreen(url, found)]);
+    const pageQueries = queries.length
+      ? `\n    <script type="application/json" id="page-queries">${scriptJson(queries)}</script>`
+      : '';
+    let html = shell
       .replace('<!--app-head-->', () => renderHead(head, config))
       .replace(
         '<!--app-data-->',
-        `<script type="application/json" id="initial-data">${DATA_MARK}</script>\n    <script type="application/json" id="client-config">${clientConfigJson}</script>`,
+        () =>
+          `<script type="application/json" id="initial-data">${DATA_MARK}</script>\n    <script type="application/json" id="client-config">${clientConfigJson}</script>${pageQueries}`,
       );
-    if (root !== undefined) {
+    if (root) {
       if (!html.includes(ROOT)) throw new Error(`the page shell's template lacks ${ROOT}`);
       // A function, so a `$&` in the page's text stays text.
       html = html.replace(ROOT, () => `<div id="root">${root}</div>`);
@@ -214,24 +310,30 @@ export function registerPageShell(
     const [before = '', after = ''] = html.split(DATA_MARK);
     return { status, before, after };
   }
-  let cache = { snapshot: null as unknown, parts: new Map<string, Awaited<ReturnType<typeof renderParts>>>() };
-  async function partsFor(url: string, routePath: string) {
-    if (!deps.cache) return renderParts(url, routePath);
+  type Parts = Awaited<ReturnType<typeof renderParts>>;
+
+  /**
+   * Kept per route path and catalog snapshot: a known screen asked for without a query is the same
+   * page for every visitor. With a query (a screen may read it) or for an unknown path (anyone can
+   * invent infinitely many) the page is rendered for that request only.
+   */
+  let cache = { snapshot: null as unknown, parts: new Map<string, Parts>() };
+  async function partsFor(url: string, routePath: string): Promise<Parts> {
+    if (!deps.cache) return renderParts(url, await screenFor(routePath));
     const snapshot = await catalog.snapshot();
     if (cache.snapshot !== snapshot || cache.parts.size > 1000) cache = { snapshot, parts: new Map() };
-    let parts = cache.parts.get(routePath);
+    let parts = cache.parts.get(url);
     if (!parts) {
-      parts = await renderParts(url, routePath);
-      // Unknown paths are not kept: anyone can invent infinitely many of them.
-      if (parts.status === 200) cache.parts.set(routePath, parts);
+      parts = await renderParts(url, await screenFor(routePath));
+      if (parts.status === 200 && !url.includes('?')) cache.parts.set(url, parts);
     }
     return parts;
   }
 
   const consoleHead: Head = { title: 'Admin — Kitshop', description: HOME_DESCRIPTION, canonical: null };
-  let consoleParts: Awaited<ReturnType<typeof renderParts>> | undefined;
-  async function consolePartsFor(url: string, routePath: string) {
-    const render = () => renderParts(url, routePath, { status: 200, head: consoleHead });
+  let consoleParts: Parts | undefined;
+  async function consolePartsFor(url: string) {
+    const render = () => renderParts(url, { status: 200, head: consoleHead, rendered: false });
     if (!deps.cache) return render();
     consoleParts ??= await render();
     return consoleParts;
@@ -244,7 +346,7 @@ export function registerPageShell(
   function send(
     request: FastifyRequest,
     reply: FastifyReply,
-    { status, before, after }: Awaited<ReturnType<typeof renderParts>>,
+    { status, before, after }: Parts,
     user: { id: number; name: string } | null,
     owner: boolean,
   ) {
@@ -274,15 +376,17 @@ export function registerPageShell(
     // The owner console exists for owners only: anyone else gets the ordinary 404.
     const ownerConsole = owner && consolePath;
     if (ownerConsole) reply.header('x-robots-tag', 'noindex');
-    const found =
-      parts ?? (ownerConsole ? await consolePartsFor(request.url, routePath) : await partsFor(request.url, routePath));
+    const found = parts ?? (ownerConsole ? await consolePartsFor(request.url) : await partsFor(request.url, routePath));
     return send(request, reply, found, user, owner);
   }
 
   app.get('/*', serveShell);
   app.get('/', serveShell);
 
-  /** A server-rendered page in the shop's layout: the shell with the page in #root (not kept: it is small). */
+  /**
+   * A server-rendered page in the shop's layout (the blog's): the app's blog screen shows its HTML,
+   * rendered here like any public screen (not kept: it is small, and the blog keeps its own posts).
+   */
   const sendPage: SendStorePage = async (request, reply, page: StorePage) => {
     const head: Head = {
       title: page.title,
@@ -293,11 +397,12 @@ export function registerPageShell(
     };
     const [user, parts] = await Promise.all([
       request.user(),
-      renderParts(request.url, routePathOf(request), {
+      renderParts(request.url, {
         status: page.status ?? 200,
         head,
-        module: STORE_PAGE_MODULE,
-        root: storePageRoot(page.html, config),
+        modules: STORE_PAGE_MODULES,
+        queries: [[storePageKey(routePathOf(request)), { title: page.title, html: page.html }]],
+        rendered: true,
       }),
     ]);
     return send(request, reply, parts, user, await isOwner(user));

@@ -19,8 +19,11 @@ const markdown = new Marked({ gfm: true, async: false });
 markdown.use({
   renderer: {
     heading({ tokens, depth }) {
-      const inner = this.parser.parseInline(tokens);
-      const id = slugger.slug(headingText(inner));
+      // `## Title {#an-id}` keeps a section's address when its title is reworded.
+      const parsed = this.parser.parseInline(tokens);
+      const custom = /\s*\{#([a-z0-9_-]+)\}\s*$/i.exec(parsed);
+      const inner = custom ? parsed.slice(0, custom.index) : parsed;
+      const id = slugger.slug(custom ? custom[1]! : headingText(inner));
       return `<h${depth}${id ? ` id="${id}"` : ''}>${inner}</h${depth}>\n`;
     },
     link({ href, title, tokens }) {
@@ -32,7 +35,7 @@ markdown.use({
   },
 });
 
-/** Markdown -> sanitised HTML, with ids on headings so pages can link to their sections. */
+/** Markdown -> sanitised HTML, with ids on headings (`{#id}` after a heading sets its own) so pages can link to their sections. */
 export function renderMarkdown(source: string): string {
   slugger.reset();
   return sanitizeHtml(markdown.parse(source) as string);

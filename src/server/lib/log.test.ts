@@ -46,6 +46,18 @@ describe('the request log', () => {
     expect(log.text()).not.toContain(secret);
     expect(log.text()).not.toContain('ada.private');
   });
+
+  it("keeps a search's text out of the log, and the rest of its query", async () => {
+    const before = requestUrls().length;
+    await t.app.inject({ method: 'GET', url: '/api/admin/customers?query=grace.hopper%40example.com&limit=25' });
+    await t.app.inject({ method: 'GET', url: '/api/admin/orders?status=paid&query=Grace%20Hopper' });
+    expect(requestUrls().slice(before)).toEqual([
+      '/api/admin/customers?query=[redacted]&limit=25',
+      '/api/admin/orders?status=paid&query=[redacted]',
+    ]);
+    expect(log.text()).not.toContain('grace.hopper');
+    expect(log.text()).not.toContain('Grace');
+  });
 });
 
 describe('a failed query in the log', () => {

@@ -12,7 +12,10 @@ const SECRET_QUERY_ROUTES = [
   '/google/callback',
 ];
 
-/** A request URL fit for the log: a token route, or any query with a `...token` parameter, loses its query. */
+/**
+ * A request URL fit for the log: a token route, or any query with a `...token` parameter, loses its
+ * query; a `query` parameter (a search's text) loses its value.
+ */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
@@ -20,7 +23,9 @@ export function redactUrl(url: string): string {
   const secret =
     SECRET_QUERY_ROUTES.some((route) => path.endsWith(route) || path.endsWith(`${route}/`)) ||
     /(?:^|&)[^=&]*token[^=&]*=/i.test(url.slice(q + 1));
-  return secret ? `${path}?[redacted]` : url;
+  if (secret) return `${path}?[redacted]`;
+  // A search's text (the owner console looks customers up by e-mail or name) is personal data.
+  return url.replace(/([?&]query=)[^&]*/g, '$1[redacted]');
 }
 
 /** Fastify's own request fields, with the URL redacted. */

@@ -16,12 +16,20 @@ export function setCurrentUser(user: CurrentUser | null): void {
   for (const listener of listeners) listener();
 }
 
+/** Calls `listener` after every change of the signed-in user; answers a function that stops it. */
+export function subscribeToCurrentUser(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export const currentUserId = (): number | null => current?.id ?? null;
+
 export function useCurrentUser(): CurrentUser | null {
   return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribeToCurrentUser,
     () => current,
+    // The server renders every visitor's page alike (signed out); the browser shows the name once
+    // it has hydrated that page.
+    () => null,
   );
 }

@@ -25,6 +25,8 @@ const ICONS: Record<string, string> = {
   mail: '<path d="M4 4h16c1.1 0 2 .9 2 2v12c0 1.1-.9 2-2 2H4c-1.1 0-2-.9-2-2V6c0-1.1.9-2 2-2z"/><path d="m22 6-10 7L2 6"/>',
   menu: '<path d="M3 12h18M3 6h18M3 18h18"/>',
   play: '<path d="M5 3l14 9-14 9V3z"/>',
+  // A bundle's line on the home card.
+  bolt: '<path d="M13 2 3 14h9l-1 8 10-12h-9l1-8z"/>',
 };
 
 /** More icons, from a screen's own chunk (the product page's content icons). */
@@ -52,3 +54,7 @@ export function Icon({ name, size = 24, className }: { name: string; size?: numb
     />
   );
 }
+
+/** The same icon as markup, for HTML the server rendered (a text page's `<span class="icon-badge icon-code">`). */
+export const iconSvg = (name: string, size = 24) =>
+  `<svg class="icon" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${ICONS[name] ?? ICONS.check!}</svg>`;

@@ -1,11 +1,12 @@
 import './legal-layout.scss';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { useLocation } from 'react-router';
-import { LEGAL_EFFECTIVE_DATE } from '../../common/constants.ts';
+import { longDate } from '../../common/dates.ts';
+import type { ContentPage } from '../../common/schemas/content.ts';
+import { splitContentHtml, withIcons } from '../lib/content-html.ts';
+import { useRouterLinks } from '../lib/router-links.ts';
 import { useCurrentSection } from '../lib/use-current-section.ts';
-
-/** One part of a static page: its heading becomes an h2 and an entry in the table of contents. */
-export type PageSection = { id: string; title: string; content: ReactNode };
+import { HtmlContent } from './html-content.tsx';
 
 /** A page opened at `#section` shows that section once its content is there. */
 function useScrollToHash() {
@@ -23,37 +24,34 @@ function useScrollToHash() {
 }
 
 /**
- * The frame of the static pages (about and the legal texts): a heading band with the title,
- * the effective date of legal texts and a short lead; then the sections in a readable column, with a
- * table of contents beside them on wide screens.
+ * The frame of the static pages (about and the legal texts, content/legal/*.md rendered by the
+ * server): a heading band with the title, the effective date of legal texts and the text's lead;
+ * then its sections in a readable column, with a table of contents beside them on wide screens.
  */
 export function LegalLayout({
   eyebrow = 'Legal',
-  title,
-  lead,
-  effectiveDate = true,
-  sections,
+  page,
   footer,
 }: {
   eyebrow?: string;
-  title: string;
-  lead?: ReactNode;
-  /** Legal texts state their effective date under the title. */
-  effectiveDate?: boolean;
-  sections: PageSection[];
+  page: ContentPage;
   /** Shown after the last section (a call to action, a related link). */
   footer?: ReactNode;
 }) {
+  const { lead, body, sections } = useMemo(() => splitContentHtml(withIcons(page.html)), [page.html]);
+  const links = useRouterLinks();
   useScrollToHash();
   const current = useCurrentSection(sections.map((s) => s.id));
   return (
-    <div className="static-page">
+    <div className="static-page" ref={links}>
       <header className="static-hero">
         <div className="container">
           <p className="eyebrow">{eyebrow}</p>
-          <h1 className="static-title">{title}</h1>
-          {effectiveDate && <p className="static-effective">{`Effective Date: ${LEGAL_EFFECTIVE_DATE}`}</p>}
-          {lead && <div className="static-lead">{lead}</div>}
+          <h1 className="static-title">{page.title}</h1>
+          {page.effective_date && (
+            <p className="static-effective">{`Effective Date: ${longDate(page.effective_date)}`}</p>
+          )}
+          {lead && <HtmlContent html={lead} className="static-lead" />}
         </div>
       </header>
       <div className="container static-body">
@@ -77,14 +75,7 @@ export function LegalLayout({
             </nav>
           </aside>
           <div className="col-12 col-lg-8 col-xl-9">
-            <div className="prose static-prose">
-              {sections.map((section) => (
-                <section key={section.id}>
-                  <h2 id={section.id}>{section.title}</h2>
-                  {section.content}
-                </section>
-              ))}
-            </div>
+            <HtmlContent html={body} className="prose static-prose" />
             {footer}
           </div>
         </div>

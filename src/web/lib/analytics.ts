@@ -14,8 +14,6 @@ declare global {
   }
 }
 
-window.dataLayer = window.dataLayer || [];
-
 /**
  * gtag's own form: it pushes `arguments` objects (gtag.js ignores plain arrays). Events always
  * reach `window.dataLayer`; Google's script is loaded only when GA_MEASUREMENT_ID is set and the
@@ -47,22 +45,29 @@ const pageAddress = () => ({
 });
 
 const id = clientConfig.gaMeasurementId;
-// Consent Mode v2: with analytics configured, everything starts denied, before any other command.
-if (id) {
-  gtag('consent', 'default', {
-    analytics_storage: 'denied',
-    ad_storage: 'denied',
-    ad_user_data: 'denied',
-    ad_personalization: 'denied',
-  });
-}
-gtag('js', new Date());
 let scriptAdded = false;
-if (id) {
-  gtag('config', id, { send_page_view: false, ...pageAddress() });
-  const choice = readConsent();
-  if (choice === 'granted') grantAnalytics(id);
-  else if (choice === null) setConsentBannerOpen(true);
+/** The data layer's first commands, once, in the browser (the server's renderer has no window). */
+function startDataLayer() {
+  // Consent Mode v2: with analytics configured, everything starts denied, before any other command.
+  if (id) {
+    gtag('consent', 'default', {
+      analytics_storage: 'denied',
+      ad_storage: 'denied',
+      ad_user_data: 'denied',
+      ad_personalization: 'denied',
+    });
+  }
+  gtag('js', new Date());
+  if (id) {
+    gtag('config', id, { send_page_view: false, ...pageAddress() });
+    const choice = readConsent();
+    if (choice === 'granted') grantAnalytics(id);
+    else if (choice === null) setConsentBannerOpen(true);
+  }
+}
+if (typeof window !== 'undefined') {
+  window.dataLayer = window.dataLayer || [];
+  startDataLayer();
 }
 
 /** Google's script, added once and only after `Accept Analytics` (now or on an earlier visit). */

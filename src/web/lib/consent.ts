@@ -70,5 +70,7 @@ export function useConsentBanner() {
       return () => listeners.delete(listener);
     },
     () => (bannerOpen ? (openedBySettings ? 'settings' : 'first-visit') : 'closed'),
+    // The visitor's choice lives in the browser: the bar appears once the page has hydrated.
+    () => 'closed',
   );
 }

@@ -9,6 +9,8 @@ import {
 
 /** The page shell's JSON blocks: `#initial-data` ({path, csrf, baseUrl, user}) and `#client-config`. */
 function readJson<T>(id: string, fallback: T): T {
+  // On the server (rendering a page) the defaults stand; the renderer sets the shop's settings.
+  if (typeof document === 'undefined') return fallback;
   const text = document.getElementById(id)?.textContent;
   if (!text) return fallback;
   try {

@@ -1,20 +1,19 @@
-import { initialData } from './initial-data.ts';
+import { useQuery } from '@tanstack/react-query';
 
 /**
- * A page the server rendered into #root (the blog's, in the shop's layout): read once, before the
- * app replaces #root's children, so the app can show the same HTML inside its own layout.
- * `root` is all of it (shown while the app's first screen loads), `main` the page itself.
+ * A page the server rendered itself (the blog's list and posts) and hands to the app with the
+ * first response, under the query key `['store-page', path]`: the app shows its HTML in the shop's
+ * layout. It is never fetched as JSON: reached without a page load, the screen asks for the page.
  */
-export type ServerPage = { path: string; title: string; root: string; main: string };
+export type ServerPage = { title: string; html: string };
 
-function read(): ServerPage | null {
-  const root = document.getElementById('root');
-  const main = root?.querySelector(':scope > main');
-  if (!root || !main) return null;
-  return { path: initialData.path, title: document.title, root: root.innerHTML, main: main.innerHTML };
+export const storePageKey = (path: string) => ['store-page', path.replace(/\/+$/, '') || '/'] as const;
+
+export function useServerPage(path: string): ServerPage | undefined {
+  return useQuery<ServerPage>({
+    queryKey: storePageKey(path),
+    queryFn: () => Promise.reject(new Error('a server page arrives with the document only')),
+    enabled: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  }).data;
 }
-
-export const serverPage = read();
-
-/** '/blog/' and '/blog' are one page. */
-export const samePath = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');

@@ -8,6 +8,8 @@ const noStorage: StorageLike = { getItem: () => null, setItem: () => {}, removeI
  * refuses access (storage disabled in its settings), so a refusal reads as empty.
  */
 export function browserStorage(kind: 'localStorage' | 'sessionStorage'): StorageLike {
+  // On the server (rendering a page) there is no visitor's storage, whatever the runtime offers.
+  if (typeof window === 'undefined') return noStorage;
   try {
     return globalThis[kind] ?? noStorage;
   } catch {

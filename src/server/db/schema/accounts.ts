@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -46,6 +47,17 @@ export const users = pgTable(
     index('users_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
+
+/**
+ * Accounts created per UTC day (a deleted account's pseudonymous row still counts, a swept one no
+ * longer does), kept by statement triggers on users (migration 0013), so the owner's new-customers
+ * figure sums at most a day per row instead of counting every account of the range. A sign-up
+ * holds its day's row until it commits: sign-ups of one day take turns for that moment.
+ */
+export const accountDays = pgTable('account_days', {
+  day: date('day').primaryKey(),
+  accounts: integer('accounts').notNull().default(0),
+});
 
 /** A reference to the user a row belongs to (the other features' tables use it too). */
 export const userIdColumn = (actions: { onDelete?: 'cascade' } = {}) =>

@@ -62,7 +62,7 @@ export const kitGrants = pgTable(
 /**
  * Per kit: its downloads and its active owners, kept by statement triggers on downloads and
  * entitlements (migration 0008), so the owner console reads two numbers instead of counting rows.
- * Owners changes arrive in kit_owner_changes first (migration 0013) and are folded in here.
+ * Owners changes arrive in kit_owner_changes first (migration 0014) and are folded in here.
  */
 export const kitCounts = pgTable('kit_counts', {
   kitId: integer('kit_id')
@@ -73,7 +73,7 @@ export const kitCounts = pgTable('kit_counts', {
 });
 
 /**
- * Changes of kits' owner counts not yet folded into kit_counts (migration 0013): the entitlements
+ * Changes of kits' owner counts not yet folded into kit_counts (migration 0014): the entitlements
  * trigger appends a row per kit and statement instead of updating the kit's one counter row, so
  * payments of one kit running at once never wait for each other's commit. The count is kit_counts'
  * owners plus these; housekeeping folds them in.

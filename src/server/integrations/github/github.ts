@@ -165,6 +165,8 @@ export function createGithubOAuth(settings: GithubSettings & { redirectUri: stri
           redirect_uri: settings.redirectUri,
           code_verifier: codeVerifier,
         }),
+        // The body holds the client secret: it goes to GitHub's own address and nowhere it redirects.
+        redirect: 'error',
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string };

@@ -20,7 +20,12 @@ export function createGoogleSignIn(settings: GoogleSettings) {
   const discover = () => {
     configuration ??= client
       .discovery(issuer, settings.clientId, settings.clientSecret, undefined, {
-        execute: issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [],
+        // openid-client trusts an ID token from the token endpoint by TLS alone (OIDC Core 3.1.3.7);
+        // the shop checks its signature against the issuer's keys as well, whatever the transport.
+        execute: [
+          ...(issuer.protocol === 'http:' ? [client.allowInsecureRequests] : []),
+          client.enableNonRepudiationChecks,
+        ],
       })
       .catch((error) => {
         configuration = undefined; // try again next time

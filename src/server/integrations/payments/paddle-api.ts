@@ -28,6 +28,8 @@ async function postToPaddle<T>(api: PaddleApi, path: string, payload: object, fe
         accept: 'application/json',
       },
       body: JSON.stringify(payload),
+      // Paddle's API answers where it is asked; a redirect would carry the API key elsewhere.
+      redirect: 'error',
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {

@@ -64,15 +64,12 @@ export async function listAccounts(
 }
 
 /**
- * Ids of accounts whose e-mail or name contains the text (at most `limit`, in no order: the trigram
- * indexes answer), for searching orders.
+ * A query giving the ids of the accounts whose e-mail or name contains the text, for the orders search
+ * to embed (decision 010's SQL fragment): PostgreSQL then walks the newest orders and checks each
+ * buyer (a broad text), or starts from the few accounts the trigram indexes find (a rare one), and
+ * every matching account counts, however many there are.
  */
-export async function accountIdsMatching(db: Reader, query: string, limit: number): Promise<number[]> {
-  const { rows } = await db.execute<{ id: number }>(
-    sql`SELECT u.id FROM users u WHERE ${matches(query)} LIMIT ${limit}`,
-  );
-  return rows.map((r) => r.id);
-}
+export const accountsMatchingSql = (query: string): SQL => sql`SELECT u.id FROM users u WHERE ${matches(query)}`;
 
 /** Names and e-mails of these accounts; a deleted account has no e-mail (''), its orders stay. */
 export async function accountsByIds(db: Reader, ids: number[]) {
@@ -84,9 +81,12 @@ export async function accountsByIds(db: Reader, ids: number[]) {
   return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name }]));
 }
 
-/** Accounts created in [from, to) (UTC days), counted by the created_at index. */
+/**
+ * Accounts created in [from, to) (UTC days), summed from account_days (kept by triggers on users):
+ * a year is at most 365 rows, however many accounts there are.
+ */
 export async function countNewAccounts(db: Reader, from: string, toExclusive: string): Promise<number> {
   const { rows } = await db.execute<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM users WHERE created_at >= ${from}::date AND created_at < ${toExclusive}::date`);
+    SELECT COALESCE(sum(accounts), 0)::int AS n FROM account_days WHERE day >= ${from}::date AND day < ${toExclusive}::date`);
   return rows[0]?.n ?? 0;
 }

@@ -222,6 +222,43 @@ describe('Google sign-in', () => {
     expect((await stranger.get(`/google/callback${callback.search}`)).headers.location).toBe('/login?google=expired');
   });
 
+  it('refuses an ID token for another client, from another issuer, with another nonce, expired, changed after signing or unsigned: nobody is signed in', async () => {
+    const identity = { sub: 'g-forged', email: 'forged@gmail.test', email_verified: true };
+    const now = Math.floor(Date.now() / 1000);
+    for (const forged of [
+      { aud: 'another-client' },
+      { iss: 'https://accounts.evil.example' },
+      { nonce: 'a-nonce-this-browser-never-sent' },
+      { iat: now - 7200, exp: now - 3600 },
+    ]) {
+      const { browser, done } = await signInWithGoogle({ ...identity, ...forged });
+      expect(done.statusCode, JSON.stringify(forged)).toBe(302);
+      expect(done.headers.location, JSON.stringify(forged)).toBe('/login?google=failed');
+      expect(browser.jar.get('kitshop_session')).toBeUndefined();
+    }
+    // A token whose claims were changed after signing, and one that says it is unsigned (alg none).
+    const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const tamper = (idToken: string, unsigned: boolean) => {
+      const [header, payload, signature] = idToken.split('.') as [string, string, string];
+      const claims = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'g-forged-other' };
+      return unsigned ? `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.` : `${header}.${b64(claims)}.${signature}`;
+    };
+    for (const unsigned of [false, true]) {
+      issuer.service.once('beforeResponse', (response: { body: Record<string, unknown> }) => {
+        if (typeof response.body.id_token === 'string')
+          response.body.id_token = tamper(response.body.id_token, unsigned);
+      });
+      const { browser, done } = await signInWithGoogle(identity);
+      expect(done.headers.location, `unsigned: ${unsigned}`).toBe('/login?google=failed');
+      expect(browser.jar.get('kitshop_session')).toBeUndefined();
+      issuer.service.removeAllListeners('beforeResponse');
+    }
+    expect((await t.pool.query("SELECT 1 FROM users WHERE google_sub LIKE 'g-forged%'")).rowCount).toBe(0);
+    // The same identity with the issuer's own claims signs in: the refusals above were the claims.
+    const { browser } = await signInWithGoogle(identity);
+    expect(browser.jar.get('kitshop_session')).toBeDefined();
+  });
+
   it('ignores a return path that points off the shop', async () => {
     const { done } = await signInWithGoogle(
       { sub: 'g-evil', email: 'x@gmail.test', email_verified: true },

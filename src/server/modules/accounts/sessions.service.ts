@@ -60,6 +60,12 @@ export async function endSession(db: Pick<Database, 'delete'>, userId: number, p
   if (ended.length === 0) throw new AppError('not_found', 'This session has already ended.');
 }
 
+/** Ends every session of the account (an owner's `Sign Out Everywhere`); answers how many ended. */
+export async function endAllSessions(db: Pick<Database, 'delete'>, userId: number): Promise<number> {
+  const ended = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.publicId });
+  return ended.length;
+}
+
 /**
  * Remembers the device (browser and system) of a sign-in; the first sign-in from one the account
  * has not used before mails a notice. An account's very first device is not news to its owner.

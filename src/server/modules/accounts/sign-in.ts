@@ -50,6 +50,9 @@ export async function startSession(
     ip: request.ip,
   });
   if (mailed) deps.mailQueued();
+  // The security log of a sign-in: who, how and whether from a new device (the request line beside
+  // it has the address and time). A failed attempt is its request line: the call and its 4xx.
+  request.log.info({ userId, signIn: how.method ?? 'password', newDevice: mailed }, 'signed in');
 }
 
 /** A right password for an account with two-step sign-in: no session yet, a cookie for the code step. */

@@ -7,7 +7,8 @@ export type BlogPost = { slug: string; title: string; date: string; excerpt: str
 
 const FILE = /^(\d{4}-\d{2}-\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$/;
 
-function frontMatter(source: string, file: string): { meta: Record<string, string>; body: string } {
+/** A Markdown file's `---` block of `key: value` lines, and the text after it. */
+export function frontMatter(source: string, file: string): { meta: Record<string, string>; body: string } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(source);
   if (!match) throw new Error(`${file}: needs a front matter block between --- lines`);
   const meta: Record<string, string> = {};

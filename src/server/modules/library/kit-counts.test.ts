@@ -4,7 +4,7 @@ import { foldKitOwnerChanges, libraryStatsByKit } from './library.owner.service.
 
 /**
  * kit_counts is kept by statement triggers (migration 0008; owners through kit_owner_changes since
- * 0013): whatever changes downloads and entitlements, the console's two numbers per kit must equal
+ * 0014): whatever changes downloads and entitlements, the console's two numbers per kit must equal
  * counting the rows.
  */
 let t: TestApp;

@@ -53,7 +53,7 @@ export async function createDiscount(db: Db, input: NewDiscount, options: { padd
   if (input.kit_ids) {
     const known = new Set((await allKits(db)).map((k) => k.id));
     const unknown = input.kit_ids.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw new AppError('invalid_data', `kit_ids: no kit ${unknown.join(', ')}.`);
+    if (unknown.length > 0) throw new AppError('invalid_data', `kit_ids: There is no kit ${unknown.join(', ')}.`);
   }
   const [row] = await db
     .insert(discountCodes)
@@ -71,7 +71,7 @@ export async function createDiscount(db: Db, input: NewDiscount, options: { padd
     })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw new AppError('conflict', `code: a code ${input.code} exists already (codes ignore case).`);
+  if (!row) throw new AppError('conflict', `code: A code ${input.code} exists already (codes ignore case).`);
   return row;
 }
 

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { centsToDollars } from '../../../common/money.ts';
 import type { ORDER_STATUSES } from '../../../common/schemas/owner.ts';
 import type { Reader } from '../../db/open.ts';
-import { addDays, dayStart, today, utcDay } from '../../lib/days.ts';
+import { addDays, dayStart, daysBetween, today, utcDay } from '../../lib/days.ts';
 
 /** What the owner console reads of orders (only orders' own tables). */
 
@@ -39,8 +39,11 @@ export type OrderSearch = {
   status?: OrderStatus;
   after?: { at: string; id: number };
   limit: number;
-  /** A text search: orders with this public id, of these buyers, or with these kits. */
-  match?: { publicId: string; userIds: number[]; kitIds: number[] };
+  /**
+   * A text search: orders with this public id, of the buyers this query gives (accounts'
+   * `accountsMatchingSql`), or with these kits.
+   */
+  match?: { publicId: string; buyers: SQL; kitIds: number[] };
 };
 
 /**
@@ -57,9 +60,8 @@ export async function listOrders(db: Reader, search: OrderSearch): Promise<Owner
   let ids: SQL;
   if (!search.match) ids = branch(sql`true`);
   else {
-    const { publicId, userIds, kitIds } = search.match;
-    const branches = [branch(sql`o.public_id = ${publicId}`)];
-    if (userIds.length > 0) branches.push(branch(sql`o.user_id = ANY(${sql.param(userIds)}::int[])`));
+    const { publicId, buyers, kitIds } = search.match;
+    const branches = [branch(sql`o.public_id = ${publicId}`), branch(sql`o.user_id IN (${buyers})`)];
     if (kitIds.length > 0)
       branches.push(
         branch(
@@ -172,6 +174,8 @@ async function fillSalesDays(db: Reader, from: string, to: string) {
 /**
  * Sales per day over [from, to] (UTC days, both included): whole past days from sales_days (filled
  * the first time they are asked for), the rest counted live; and the kits sold most in the range.
+ * The stored days are read first and filled only when some are missing (then read again), so a warm
+ * range costs the two reads alone.
  */
 export async function salesFigures(
   db: Reader,
@@ -185,7 +189,6 @@ export async function salesFigures(
   const parts: SQL[] = [];
   const kitParts: SQL[] = [];
   if (from <= storedTo) {
-    await fillSalesDays(db, from, storedTo);
     parts.push(sql`SELECT day, gross_cents, refunds_cents, orders, checkouts FROM sales_days
                     WHERE day >= ${from}::date AND day <= ${storedTo}::date`);
     kitParts.push(sql`SELECT kit_id, units, gross_cents FROM kit_sales_days
@@ -195,22 +198,31 @@ export async function salesFigures(
     parts.push(liveDays(liveFrom, addDays(to, 1)));
     kitParts.push(sql`SELECT kit_id, units, gross_cents FROM (${liveKitDays(liveFrom, addDays(to, 1))}) l`);
   }
-  const [{ rows }, kits] = await Promise.all([
-    db.execute<{
-      day: string;
-      gross_cents: number;
-      refunds_cents: number;
-      orders: number;
-      checkouts: number;
-    }>(sql`SELECT day::text AS day, gross_cents, refunds_cents, orders, checkouts
-           FROM (${sql.join(
-             parts.map((part) => sql`(${part})`),
-             sql` UNION ALL `,
-           )}) x ORDER BY day`),
-    db.execute<KitSales>(sql`
-    SELECT kit_id, sum(units)::int AS units, sum(gross_cents)::bigint::float8 AS gross_cents
-      FROM (${sql.join(kitParts, sql` UNION ALL `)}) k GROUP BY kit_id ORDER BY 3 DESC, kit_id`),
-  ]);
+  const read = () =>
+    Promise.all([
+      db.execute<{
+        day: string;
+        gross_cents: number;
+        refunds_cents: number;
+        orders: number;
+        checkouts: number;
+      }>(sql`SELECT day::text AS day, gross_cents, refunds_cents, orders, checkouts
+             FROM (${sql.join(
+               parts.map((part) => sql`(${part})`),
+               sql` UNION ALL `,
+             )}) x ORDER BY day`),
+      db.execute<KitSales>(sql`
+      SELECT kit_id, sum(units)::int AS units, sum(gross_cents)::bigint::float8 AS gross_cents
+        FROM (${sql.join(kitParts, sql` UNION ALL `)}) k GROUP BY kit_id ORDER BY 3 DESC, kit_id`),
+    ]);
+  let [{ rows }, kits] = await read();
+  if (from <= storedTo) {
+    const stored = rows.filter((r) => r.day <= storedTo).length;
+    if (stored < daysBetween(from, storedTo).length) {
+      await fillSalesDays(db, from, storedTo);
+      [{ rows }, kits] = await read();
+    }
+  }
   return {
     days: rows.map((r) => ({
       date: r.day,

@@ -52,6 +52,7 @@ const POSTS: [string, object][] = [
   ['/api/admin/orders/ord_x/resend', {}],
   ['/api/admin/customers/1/grant', { kit_id: 1 }],
   ['/api/admin/customers/1/revoke', { kit_id: 1 }],
+  ['/api/admin/customers/1/sign-out', {}],
   ['/api/admin/kits/1', { active: false }],
   ['/api/admin/messages/1/reply', { body: 'hi' }],
 ];
@@ -138,6 +139,24 @@ describe('orders', () => {
     const paid = (await owner.get('/api/admin/orders?status=paid')).json().items;
     expect(paid.every((o: { status: string }) => o.status === 'paid')).toBe(true);
     expect((await owner.get('/api/admin/orders?status=refunded')).json().items).toEqual([]);
+  });
+
+  it('finds the orders of every buyer whose name matches, however many accounts match', async () => {
+    // 1,200 older accounts of the same name (no orders), then the one who buys: the newest order
+    // must be found, not only those of some first thousand matching accounts.
+    await t.pool.query(
+      `INSERT INTO users (name, email, password_hash, created_at)
+       SELECT 'Wilhelmina Zquux', 'zquux-' || n || '@many.test', 'x', '2024-01-01T00:00:00Z' FROM generate_series(1, 1200) n`,
+    );
+    const buyer = await paidBuyer([kits[0]!.id], {
+      name: 'Wilhelmina Zquux',
+      email: `zquux-buyer-${Date.now()}@many.test`,
+    });
+    const found = (await owner.get('/api/admin/orders?query=zquux')).json();
+    expect(found.items.map((o: { id: string }) => o.id)).toEqual([buyer.orderId]);
+    expect(found.next_cursor).toBeNull();
+    const paid = (await owner.get('/api/admin/orders?query=wilhelmina&status=paid&limit=5')).json();
+    expect(paid.items.map((o: { id: string }) => o.id)).toEqual([buyer.orderId]);
   });
 
   it.each(['status=unknown', 'limit=-1', 'limit=0', 'limit=1.5', 'limit=101', 'limit=x', 'cursor=garbage'])(
@@ -320,6 +339,25 @@ describe('customers', () => {
     expect((await client.get(`/download/${kits[1]!.id}`)).statusCode).toBe(403);
     expect(await lastActivity()).toMatchObject({ action: 'revoke kit', target: `customer ${user.id}` });
     expect((await owner.post(`/api/admin/customers/${user.id}/revoke`, { kit_id: kits[1]!.id })).statusCode).toBe(409);
+  });
+
+  it('signs a customer out everywhere: every session ends at once, logged; the customer may sign in again', async () => {
+    const { client: laptop, user } = await signedInClient(t.app, t.pool);
+    const phone = await createClient(t.app);
+    expect((await phone.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+    const ended = await owner.post(`/api/admin/customers/${user.id}/sign-out`);
+    expect(ended.statusCode).toBe(200);
+    expect(ended.json()).toEqual({ ended: 2 });
+    for (const device of [laptop, phone]) expect((await device.post('/api/purchases', {})).statusCode).toBe(401);
+    expect((await owner.post('/api/purchases', {})).statusCode).toBe(200); // the owner's own session stays
+    expect(await lastActivity()).toMatchObject({
+      action: 'sign out customer',
+      target: `customer ${user.id}`,
+      detail: `2 sessions of ${user.email}`,
+    });
+    const again = await createClient(t.app);
+    expect((await again.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+    expect((await owner.post('/api/admin/customers/999999/sign-out')).statusCode).toBe(404);
   });
 
   it('never lets a grant take away a paid kit, nor a refund take away a granted one', async () => {
@@ -553,6 +591,13 @@ describe('summary and activity', () => {
     expect(s.net).toBeCloseTo(s.gross - s.refunds, 2);
     expect(s.orders).toBeGreaterThan(0);
     expect(s.conversion).toBeCloseTo(s.orders / s.checkouts, 3);
+    // New customers: the accounts made in the 30 UTC days, as counting them says.
+    const { rows: made } = await t.pool.query(
+      `SELECT count(*)::int AS n FROM users
+        WHERE created_at >= ((now() AT TIME ZONE 'UTC')::date - 29)::timestamp AT TIME ZONE 'UTC'`,
+    );
+    expect(made[0].n).toBeGreaterThan(0);
+    expect(s.customers).toBe(made[0].n);
     const todayRow = s.by_day[s.by_day.length - 1];
     expect(todayRow.date).toBe(new Date().toISOString().slice(0, 10));
     expect(todayRow.orders).toBe(s.orders);

@@ -27,12 +27,13 @@ import { sandboxRefundApproved } from '../../integrations/payments/sandbox.ts';
 import { signPaddleBody } from '../../integrations/payments/signature.ts';
 import { addDays, today } from '../../lib/days.ts';
 import {
-  accountIdsMatching,
   accountOf,
   accountsByIds,
+  accountsMatchingSql,
   countNewAccounts,
   listAccounts,
 } from '../accounts/accounts.owner.service.ts';
+import { endAllSessions } from '../accounts/sessions.service.ts';
 import { hasStrongSignIn, OWNER_SETUP_MESSAGE } from '../accounts/two-step.service.ts';
 import { allKits, kitById, kitIdsMatching, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
@@ -322,7 +323,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         const match = query
           ? {
               publicId: query,
-              userIds: await accountIdsMatching(db, query, 1000),
+              buyers: accountsMatchingSql(query),
               kitIds: await kitIdsMatching(db, query),
             }
           : undefined;
@@ -483,6 +484,23 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         if (githubJobs > 0) deps.githubQueued?.();
         return customerDetail(id);
       };
+      // A customer's every session ends at once (a stolen device, a shared computer): their next call is 401.
+      scope.post('/customers/:id/sign-out', async (request) => {
+        const id = idParam(request, 'customer');
+        const owner = ownerOf(request);
+        const ended = await inTransaction(async (tx) => {
+          const account = await accountOf(tx, id);
+          if (!account) throw new AppError('not_found', `No customer ${id}.`);
+          const count = await endAllSessions(tx, id);
+          await recordActivity(tx, owner, {
+            action: 'sign out customer',
+            target: `customer ${id}`,
+            detail: `${count} ${count === 1 ? 'session' : 'sessions'} of ${account.email}`,
+          });
+          return count;
+        });
+        return { ended };
+      });
       scope.post('/customers/:id/grant', changeGrant('grant'));
       scope.post('/customers/:id/revoke', changeGrant('revoke'));
 

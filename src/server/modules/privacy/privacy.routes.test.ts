@@ -244,6 +244,27 @@ describe('POST /api/account/delete', () => {
 });
 
 describe('e-mail change', () => {
+  it('asks a sign-in of the last 15 minutes before sending a link to a new address', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool, { name: 'Stale' });
+    await t.deliverMail();
+    const sent = t.mails.length;
+    await t.pool.query("UPDATE sessions SET created_at = now() - interval '16 minutes' WHERE token_hash = $1", [
+      hashSessionToken(client.jar.get('kitshop_session')!),
+    ]);
+    const stale = await client.post('/api/account/email', { email: `taken-over-${user.id}@example.com` });
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json()).toEqual({
+      message: 'For your security, please sign in again to change your e-mail address.',
+    });
+    await t.deliverMail();
+    expect(t.mails.length).toBe(sent);
+    const fresh = await createClient(t.app);
+    await fresh.post('/api/login', { email: user.email, password: user.password });
+    expect((await fresh.post('/api/account/email', { email: `moved-fresh-${user.id}@example.com` })).statusCode).toBe(
+      200,
+    );
+  });
+
   it('moves the account only when the link mailed to the new address is opened, once', async () => {
     const { client, user } = await signedInClient(t.app, t.pool, { name: 'Mover' });
     const newEmail = `moved-${user.id}@example.com`;

@@ -3,7 +3,10 @@ import { ChangeEmailSchema, ConfirmEmailChangeSchema, DeleteAccountSchema } from
 import { parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import { accountIdentity, confirmEmailChange, requestEmailChange } from '../accounts/accounts.privacy.service.ts';
+import { requireRecentSignIn } from '../accounts/accounts.service.ts';
 import { deleteAccount, exportAccountData, type PrivacyDeps } from './privacy.service.ts';
+
+const SIGN_IN_AGAIN_FOR_EMAIL = 'For your security, please sign in again to change your e-mail address.';
 
 /** The Profile tab's privacy calls: export, deletion, e-mail change (README lists them). */
 export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyDeps): void {
@@ -30,8 +33,10 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyDeps): 
     return { message: 'Your account has been deleted. A confirmation is on its way to your e-mail address.' };
   });
 
+  // The address is where reset links go: a session left open (or taken) hours ago cannot move it.
   app.post('/api/account/email', async (request) => {
     const user = await requireUser(request);
+    await requireRecentSignIn(deps.db, user.id, request.sessionToken(), SIGN_IN_AGAIN_FOR_EMAIL);
     const { email } = parseInput(ChangeEmailSchema, request.body);
     return { message: await requestEmailChange(deps, user.id, email) };
   });

@@ -1,31 +1,45 @@
-import { useEffect } from 'react';
-import { Outlet, useLocation, useNavigation } from 'react-router';
-import { ConsentBanner } from '../../components/consent-banner.tsx';
+import { lazy, Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { HydrationFrame } from '../../components/hydration-frame.tsx';
 import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
 import { rememberCodeFromLink } from '../../lib/cart/discount-code.ts';
+import { useHydrated } from '../../lib/hydration.ts';
+import { clientConfig } from '../../lib/initial-data.ts';
 import { useRouteChangeEffects } from '../page-type.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 
+// Only a shop with analytics asks for consent: its bar's code loads there alone, once the page runs.
+const ConsentBanner = lazy(() =>
+  import('../../components/consent-banner.tsx').then((m) => ({ default: m.ConsentBanner })),
+);
+
 /** Header, screen, footer. Every route change scrolls to the top and sets the page-type flag. */
 export function RootLayout() {
-  const navigation = useNavigation();
   useRouteChangeEffects();
   const { search } = useLocation();
   useEffect(() => rememberCodeFromLink(search), [search]);
+  const hydrated = useHydrated();
 
   return (
-    <>
+    <HydrationFrame>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <ConsentBanner />
+      {hydrated && clientConfig.gaMeasurementId && (
+        <Suspense fallback={null}>
+          <ConsentBanner />
+        </Suspense>
+      )}
       <TestPaymentsBanner />
       <Header />
-      <main id="main" className={navigation.state === 'loading' ? 'is-loading' : undefined}>
-        <Outlet />
+      <main id="main">
+        {/* A screen's code arriving: the screen before it stays until then (navigations are transitions). */}
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
-    </>
+    </HydrationFrame>
   );
 }

@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../components/field.tsx';
+import { useHydrated } from '../../lib/hydration.ts';
 import { clientConfig } from '../../lib/initial-data.ts';
 import { getReturnPath } from '../../lib/return-path.ts';
 import { errorMessage, googleSignInUrl } from './accounts-api.ts';
@@ -67,13 +68,18 @@ function GoogleMark() {
  * carries the stored return path. Shown only when the server has Google sign-in configured.
  */
 export function GoogleButton({ label }: { label: 'Sign in with Google' | 'Sign up with Google' }) {
+  // The return path is in the browser's storage: the server's page links without it.
+  const hydrated = useHydrated();
   if (!clientConfig.googleEnabled) return null;
   return (
     <>
       <div className="auth-divider" aria-hidden="true">
         <span>or</span>
       </div>
-      <a className="btn btn-outline-secondary w-100 google-button" href={googleSignInUrl(getReturnPath())}>
+      <a
+        className="btn btn-outline-secondary w-100 google-button"
+        href={googleSignInUrl(hydrated ? getReturnPath() : null)}
+      >
         <GoogleMark />
         {label}
       </a>

@@ -1,8 +1,10 @@
+import { Suspense } from 'react';
 import './auth-layout.scss';
-import { Link, Outlet, useNavigation } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { FOOTER_YEAR } from '../../../common/constants.ts';
 import { SITE_NAME } from '../../../common/site.ts';
 import { useRouteChangeEffects } from '../../app/page-type.ts';
+import { HydrationFrame } from '../../components/hydration-frame.tsx';
 import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
 
 /**
@@ -11,11 +13,10 @@ import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
  * the page-type flag (`login` on /login).
  */
 export function AuthLayout() {
-  const navigation = useNavigation();
   useRouteChangeEffects();
 
   return (
-    <>
+    <HydrationFrame>
       <TestPaymentsBanner />
       <div className="auth-shell">
         <a className="skip-link" href="#main">
@@ -29,10 +30,12 @@ export function AuthLayout() {
             {SITE_NAME}
           </Link>
         </header>
-        <main id="main" className={navigation.state === 'loading' ? 'auth-main is-loading' : 'auth-main'}>
+        <main id="main" className="auth-main">
           <div className="card auth-card">
             <div className="card-body">
-              <Outlet />
+              <Suspense fallback={null}>
+                <Outlet />
+              </Suspense>
             </div>
           </div>
         </main>
@@ -41,6 +44,6 @@ export function AuthLayout() {
           <span aria-hidden="true"> · </span>© {FOOTER_YEAR} {SITE_NAME}
         </footer>
       </div>
-    </>
+    </HydrationFrame>
   );
 }

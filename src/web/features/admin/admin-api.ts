@@ -142,6 +142,9 @@ export const useGrant = (customerId: number) =>
     apiPost<OwnerCustomerDetail>(`/api/admin/customers/${customerId}/${action}`, body),
   );
 
+export const useSignOutCustomer = (customerId: number) =>
+  useAdminAction(() => apiPost<{ ended: number }>(`/api/admin/customers/${customerId}/sign-out`));
+
 export const useKitSwitch = () =>
   useAdminAction(({ id, active }: { id: number; active: boolean }) =>
     apiPost<OwnerKit>(`/api/admin/kits/${id}`, { active }),

@@ -11,11 +11,10 @@ const Console = lazy(() => import('./console.tsx'));
  * `/admin/*`: the owner console. Signed out, the visitor signs in and comes back here; a signed-in
  * customer who is not an owner gets the ordinary not-found page (the server answers 404 too), so
  * the console does not reveal that it exists. The server checks ownership on every call anyway.
- *
- * Exported as `Component` so the router's entry is `lazy: () => import(...)` and nothing more: the
- * buyer's first load must not grow for a screen that buyers never see.
+ * Its own chunk (the router's entry is an import and nothing more): the buyer's first load must not
+ * grow for a screen that buyers never see.
  */
-export function Component() {
+export function AdminRoute() {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const { pathname } = useLocation();

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { OwnerCustomerDetail } from '../../../common/schemas/owner.ts';
 import { useToast } from '../../components/toasts.tsx';
-import { useCustomer, useGrant, useKits } from './admin-api.ts';
+import { useCustomer, useGrant, useKits, useSignOutCustomer } from './admin-api.ts';
 import {
   CardTable,
   type Column,
@@ -73,6 +73,7 @@ export default function CustomerPage() {
         <Link to="/admin/customers">← Customers</Link>
       </p>
       <PageHeader title={data ? data.name || data.email : 'Customer'}>
+        {data && <SignOutEverywhere customerId={data.id} email={data.email} />}
         {data && (
           <button
             type="button"
@@ -240,6 +241,49 @@ export default function CustomerPage() {
           </ConfirmDialog>
         </>
       )}
+    </>
+  );
+}
+
+/** `Sign Out Everywhere`: ends every session of the customer (a lost device, say), after a confirmation. */
+function SignOutEverywhere({ customerId, email }: { customerId: number; email: string }) {
+  const signOut = useSignOutCustomer(customerId);
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const close = () => {
+    setOpen(false);
+    signOut.reset();
+  };
+  return (
+    <>
+      <button type="button" className="btn btn-outline-danger" onClick={() => setOpen(true)}>
+        Sign Out Everywhere
+      </button>
+      <ConfirmDialog
+        show={open}
+        title="Sign out everywhere"
+        confirmLabel="Sign Out Everywhere"
+        variant="danger"
+        busy={signOut.isPending}
+        error={signOut.isError ? errorText(signOut.error, 'The sign-out failed.') : null}
+        onConfirm={() =>
+          signOut.mutate(undefined, {
+            onSuccess: ({ ended }) => {
+              setOpen(false);
+              toast({
+                title: 'Signed out everywhere',
+                body: `${ended} ${ended === 1 ? 'session' : 'sessions'} of ${email} ended.`,
+              });
+            },
+          })
+        }
+        onClose={close}
+      >
+        <p>
+          Every device signed in as {email} is signed out at once. The customer can sign in again with their password, a
+          passkey or Google.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

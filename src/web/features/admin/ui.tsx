@@ -2,6 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { ApiError } from '../../lib/api.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { messageForPeople } from '../../lib/server-message.ts';
 import { type OrderStatus, STATUS_LABELS, STATUS_VARIANTS } from './format.ts';
 
 /** The screen's heading, and the tab title "{title} — Admin — Kitshop". */
@@ -15,9 +16,13 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
-/** The server's message for a failed call, or the fallback (network failure, 5xx without a message). */
+/**
+ * The server's message for a failed call as a person reads it (the field name the API puts before
+ * a sentence left out), or the fallback (network failure, 5xx without a message).
+ */
 export function errorText(error: unknown, fallback = 'Something went wrong. Try again.'): string {
-  if (error instanceof ApiError && error.message && error.message !== 'Request failed') return error.message;
+  if (error instanceof ApiError && error.message && error.message !== 'Request failed')
+    return messageForPeople(error.message);
   return fallback;
 }
 

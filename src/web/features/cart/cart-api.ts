@@ -4,6 +4,7 @@ import { useDiscountCode } from '../../lib/cart/discount-code.ts';
 import { cartProductIds, fetchCartWithCode } from '../../lib/cart/priced-cart.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
 import { useFreshQuery } from '../../lib/fresh-query.ts';
+import { useHydrated } from '../../lib/hydration.ts';
 
 export type CartLinesState =
   | { status: 'loading'; cart: null }
@@ -47,8 +48,11 @@ export function useCartLines(): { state: CartLinesState; retry: () => void } {
     },
     products.length > 0,
   );
-  const state: CartLinesState =
-    products.length === 0
+  // The local cart is the browser's: the server's page (and its hydration) show it loading.
+  const hydrated = useHydrated();
+  const state: CartLinesState = !hydrated
+    ? { status: 'loading', cart: null }
+    : products.length === 0
       ? { status: 'ready', cart: EMPTY, codeError: null } // an empty local cart needs no call
       : query.isSuccess
         ? { status: 'ready', ...query.data }

@@ -11,11 +11,16 @@ export const useKits = (enabled = true) =>
     enabled,
   });
 
+/** A kit's product answer; null when the server's page said there is no such kit (a 404 it rendered). */
 export const useKit = (sefId: string) =>
-  useQuery({
+  useQuery<KitProduct | null>({
     queryKey: ['product', sefId],
     queryFn: () => apiPost<KitProduct>(`/api/product/${encodeURIComponent(sefId)}`),
   });
 
+/** A kit's documentation; null when the server's page said it has none (a 404 it rendered). */
 export const useKitDocs = (sefId: string) =>
-  useQuery({ queryKey: ['docs', sefId], queryFn: () => apiGet<KitDocs>(`/api/docs/${encodeURIComponent(sefId)}`) });
+  useQuery<KitDocs | null>({
+    queryKey: ['docs', sefId],
+    queryFn: () => apiGet<KitDocs>(`/api/docs/${encodeURIComponent(sefId)}`),
+  });

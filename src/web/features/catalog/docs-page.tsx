@@ -14,7 +14,8 @@ export function DocsPage() {
   const page = docs ? (slug ? docs.pages.find((p) => p.slug === slug) : docs.pages[0]) : undefined;
   useTitleAndPageView(docs && page ? docsTitle(docs.title) : undefined);
 
-  if ((error instanceof ApiError && error.status === 404) || (docs && !page)) return <NotFoundPage />;
+  // null: the server rendered this address as a kit without documentation (it answers 404 for it).
+  if ((error instanceof ApiError && error.status === 404) || docs === null || (docs && !page)) return <NotFoundPage />;
   if (isPending) return <div className="container section" aria-busy="true" />;
   if (!docs || !page) {
     return (

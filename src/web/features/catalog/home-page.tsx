@@ -1,12 +1,15 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { HOME_TITLE } from '../../../common/site.ts';
-import { BlogTeaser } from '../../components/blog-teaser.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
+import { useHydrated } from '../../lib/hydration.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useKits } from './catalog-api.ts';
 import { KitCard } from './kit-card.tsx';
+
+// At the page's end, after a request of its own: its code (and sanitiser) need not be in the first load.
+const BlogTeaser = lazy(() => import('../../components/blog-teaser.tsx').then((m) => ({ default: m.BlogTeaser })));
 
 const VALUE = [
   {
@@ -62,7 +65,10 @@ const FAQ = [
 
 function KitGrid() {
   const { data: kits, isPending, isError, refetch } = useKits();
-  const { hash } = useLocation();
+  // The address's #fragment never reaches the server: the page it rendered (and hydration) has none.
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const hash = hydrated ? location.hash : '';
   useEffect(() => {
     if (hash === '#kits' && kits) document.getElementById('kits')?.scrollIntoView();
   }, [hash, kits]);
@@ -102,6 +108,8 @@ function KitGrid() {
 
 export function HomePage() {
   useTitleAndPageView(HOME_TITLE);
+  // The teaser is asked for by the browser: the server's page (and its hydration) end before it.
+  const hydrated = useHydrated();
   return (
     <>
       <section className="hero">
@@ -201,7 +209,11 @@ export function HomePage() {
       </section>
 
       {/* The latest blog post's teaser (an HTML fragment from /blog/latest.php); nothing without one. */}
-      <BlogTeaser />
+      {hydrated && (
+        <Suspense fallback={null}>
+          <BlogTeaser />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -6,7 +6,7 @@ import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { appUrl } from '../../lib/initial-data.ts';
-import { BundleCardLine } from './bundle-contents.tsx';
+import { BundleCardLine } from './bundle-card-line.tsx';
 
 export const PAY_BY_CARD = 'Pay by card through Paddle';
 

@@ -3,6 +3,7 @@ import './product-icons.ts';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
+import { heroScreenshot } from '../../../common/hero-image.ts';
 import { formatPrice } from '../../../common/money.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
@@ -11,6 +12,7 @@ import { LoadFailedPage, NotFoundPage } from '../../components/not-found-page.ts
 import { ApiError } from '../../lib/api.ts';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
+import { clientConfig } from '../../lib/initial-data.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { BundleContents } from './bundle-contents.tsx';
 import { useKit } from './catalog-api.ts';
@@ -38,32 +40,74 @@ function HeroPrice({ kit }: { kit: KitProduct }) {
   );
 }
 
+/** Where the hero shows its screenshot (Bootstrap's lg, as the page shell's preload). */
+const HERO_MEDIA = '(min-width: 992px)';
+/** A transparent pixel: what the hero's <img> holds where its screenshot is not shown. */
+const BLANK_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
+
+/**
+ * The kit's first screenshot beside the title from lg up:
+ * sized by its attributes, fetched first and never lazily, as it is the wide screen's largest paint.
+ */
+function HeroShot({ kit }: { kit: KitProduct }) {
+  const image = heroScreenshot(kit, clientConfig.basePath);
+  if (!image) return null;
+  // Wide screens only: on a phone the gallery further down shows the screenshots, and the first
+  // screen stays text that paints at once (the <picture> fetches nothing below 992 px).
+  return (
+    <div className="col-12 col-lg-6 d-none d-lg-block">
+      <div className="hero-shot" data-testid="hero-shot">
+        <span className="hero-shot-bar" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </span>
+        <picture>
+          <source media={HERO_MEDIA} srcSet={image.srcSet} sizes={image.sizes} />
+          <img src={BLANK_IMAGE} width={image.width} height={image.height} alt={image.alt} fetchPriority="high" />
+        </picture>
+      </div>
+    </div>
+  );
+}
+
 function Hero({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
+  const withShot = kit.details.screenshots.length > 0;
   return (
     <section className="product-hero">
       <div className="container">
-        <h1 className="product-title">{kit.title}</h1>
-        <p className="product-spot">{kit.spot}</p>
-        <HeroPrice kit={kit} />
-        <p className="hero-notes">
-          <span className="instant-download">
-            <Icon name="download" size={18} /> Instant download
-          </span>
-        </p>
-        <div className="d-flex flex-wrap align-items-center gap-3">
-          <button type="button" className="btn btn-primary btn-lg hero-buy" onClick={onBuy}>
-            <Icon name="cart" size={18} /> Buy this kit
-          </button>
-          <a href={kit.details.demo.url} className="btn btn-light btn-lg" target="_blank" rel="noopener noreferrer">
-            Try Before You Buy <Icon name="external" size={18} />
-          </a>
-          {kit.documentation && (
-            <Link to={`/docs/${kit.sef_id}`} className="btn btn-outline-light btn-lg">
-              <Icon name="book" size={18} /> Documentation
-            </Link>
-          )}
+        <div className="row g-4 g-lg-5 align-items-center">
+          <div className={withShot ? 'col-12 col-lg-6' : 'col-12 col-lg-9'}>
+            <h1 className="product-title">{kit.title}</h1>
+            <p className="product-spot">{kit.spot}</p>
+            <HeroPrice kit={kit} />
+            <div className="hero-actions">
+              <button type="button" className="btn btn-primary btn-lg hero-buy" onClick={onBuy}>
+                <Icon name="cart" size={18} /> Add to Cart
+              </button>
+              <a
+                href={kit.details.demo.url}
+                className="btn btn-outline-light btn-lg"
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                Try Before You Buy <Icon name="external" size={18} />
+              </a>
+            </div>
+            <p className="hero-notes">
+              <span className="instant-download">
+                <Icon name="download" size={18} /> Instant download
+              </span>
+              {kit.documentation && (
+                <Link to={`/docs/${kit.sef_id}`} className="hero-docs">
+                  <Icon name="book" size={18} /> Documentation
+                </Link>
+              )}
+            </p>
+            <PurchaseFacts kit={kit} />
+          </div>
+          <HeroShot kit={kit} />
         </div>
-        <PurchaseFacts kit={kit} />
       </div>
     </section>
   );
@@ -287,7 +331,8 @@ export function ProductPage() {
   const { sefId = '' } = useParams();
   const { data: kit, error, isPending } = useKit(sefId);
   useTitleAndPageView(kit?.title);
-  if (error instanceof ApiError && error.status === 404) return <NotFoundPage />;
+  // null: the server rendered this address as an unknown kit (it answers 404 for it).
+  if ((error instanceof ApiError && error.status === 404) || kit === null) return <NotFoundPage />;
   if (isPending) {
     return (
       <div className="product-hero product-loading" aria-busy="true">

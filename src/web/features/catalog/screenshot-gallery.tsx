@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { SCREENSHOT_FULL, SCREENSHOT_THUMB } from '../../../common/hero-image.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
@@ -8,8 +9,8 @@ import { appUrl } from '../../lib/initial-data.ts';
 type Screenshot = KitProduct['details']['screenshots'][number];
 
 /** The two sizes the screenshots are made in (scripts/screenshots), and how each is shown. */
-const THUMBNAIL = { width: 640, height: 400, loading: 'lazy', decoding: 'async' } as const;
-const ENLARGED = { width: 1280, height: 800, className: 'img-fluid d-block mx-auto' } as const;
+const THUMBNAIL = { ...SCREENSHOT_THUMB, loading: 'lazy', decoding: 'async' } as const;
+const ENLARGED = { ...SCREENSHOT_FULL, className: 'img-fluid d-block mx-auto' } as const;
 
 /** The grid of screenshots; a click enlarges one in a centred xl dialog (300 ms, backdrop 150 ms). */
 export function ScreenshotGallery({ screenshots }: { screenshots: Screenshot[] }) {

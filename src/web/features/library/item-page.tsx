@@ -131,7 +131,7 @@ function LicenceSummary() {
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <LicenceText headingLevel="h3" />
+          <LicenceText />
         </Modal.Body>
         <Modal.Footer>
           <Link to="/licence" className="me-auto">

@@ -37,12 +37,13 @@ export function createDiscountCodeStore(storage: StorageLike) {
 }
 
 export const discountCodeStore = createDiscountCodeStore(browserStorage('localStorage'));
-window.addEventListener('storage', (event) => {
-  if (event.key === DISCOUNT_CODE_KEY || event.key === null) discountCodeStore.notify();
-});
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (event) => {
+    if (event.key === DISCOUNT_CODE_KEY || event.key === null) discountCodeStore.notify();
+  });
 
 export function useDiscountCode(): string | null {
-  return useSyncExternalStore(discountCodeStore.subscribe, discountCodeStore.get);
+  return useSyncExternalStore(discountCodeStore.subscribe, discountCodeStore.get, () => null);
 }
 
 /** `?code=SPRING` on a store link (a shareable sale link): remembers the code for the cart. */

@@ -5,7 +5,8 @@ CREATE TABLE "kit_owner_changes" (
 );
 --> statement-breakpoint
 ALTER TABLE "kit_owner_changes" ADD CONSTRAINT "kit_owner_changes_kit_id_kits_id_fk" FOREIGN KEY ("kit_id") REFERENCES "public"."kits"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "kit_owner_changes_kit_idx" ON "kit_owner_changes" USING btree ("kit_id");--> statement-breakpoint
+CREATE INDEX "kit_owner_changes_kit_idx" ON "kit_owner_changes" USING btree ("kit_id");
+--> statement-breakpoint
 -- Hand-written: the entitlements trigger appends owner count changes instead of updating the kit's
 -- kit_counts row, which a transaction held until its commit: payments of one kit (a launch, a sale)
 -- waited for each other's commit there. Housekeeping folds the changes into kit_counts.

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { ScreenPattern } from '../../../common/paths.ts';
+import type { ContentPage, ContentPageName } from '../../../common/schemas/content.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ContentPages } from './pages.service.ts';
+
+/** The screens that show a text, and which. */
+const TEXT_SCREENS: Partial<Record<ScreenPattern, ContentPageName>> = {
+  '/about': 'about',
+  '/privacy-policy': 'privacy-policy',
+  '/terms-and-conditions': 'terms-and-conditions',
+  '/refund-policy': 'refund-policy',
+  '/cookie-policy': 'cookie-policy',
+  '/licence': 'licence',
+};
+
+/** The text a screen is rendered with on the server (the shell's `screenQueries`), under the key `useContentPage` asks with. */
+export const contentScreenQueries =
+  (pages: ContentPages) =>
+  (pattern: ScreenPattern): [key: readonly unknown[], page: ContentPage][] => {
+    const name = TEXT_SCREENS[pattern];
+    const page = name && pages.get(name);
+    return page ? [[['content-page', name], page]] : [];
+  };
+
+/** `GET /api/content/:name`: the about page or a legal text, rendered at start (a public read, cached briefly). */
+export function registerContentPageRoutes(app: FastifyInstance, pages: ContentPages): void {
+  app.get('/api/content/:name', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    const json = pages.json(name);
+    if (!json) throw new AppError('not_found', 'There is no such page.');
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=60').send(json);
+  });
+}
