@@ -21,7 +21,7 @@ async function main() {
       logger,
       webDir,
       template: builtTemplate(webDir, config.basePath),
-      render: await builtRenderer(fileURLToPath(new URL('../../ssr', import.meta.url))),
+      render: builtRenderer(fileURLToPath(new URL('../../ssr', import.meta.url))),
     });
     logger.info(`Kitshop is serving at ${server.url}`);
     closeOnSignals(server, logger);

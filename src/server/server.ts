@@ -98,12 +98,15 @@ export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
 /**
  * The public screens' server renderer that `npm run build` puts in `dist/ssr` (Vite's build of
  * src/web/entry-server.tsx), or undefined when it is missing (the browser then renders every screen).
+ * Its module loads while the database starts, not before: start-up does not wait for it.
  */
-export async function builtRenderer(ssrDir: string): Promise<PageRenderer | undefined> {
+export function builtRenderer(ssrDir: string): PageRenderer | undefined {
   const entry = path.join(ssrDir, 'entry-server.js');
   if (!existsSync(entry)) return undefined;
-  const module = (await import(pathToFileURL(entry).href)) as { render: PageRenderer };
-  return module.render;
+  const loading = import(pathToFileURL(entry).href) as Promise<{ render: PageRenderer }>;
+  // A module that fails to load fails each render, which the page shell logs (never unhandled).
+  loading.catch(() => {});
+  return async (input) => (await loading).render(input);
 }
 
 /** Any fixed number: instances starting at once on an empty database take turns on it. */

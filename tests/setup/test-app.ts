@@ -67,6 +67,15 @@ export const PRODUCTION_ENV = {
   SESSION_SECRET: 'a-production-secret-of-32-characters!',
 };
 
+/**
+ * The web app's own server renderer (src/web/entry-server.tsx, loaded from source), for tests of
+ * what the public screens' HTML holds.
+ */
+export const webRenderer: NonNullable<AppDeps['render']> = async (input) => {
+  const { render } = await import('../../src/web/entry-server.tsx');
+  return render(input);
+};
+
 export const TEST_TEMPLATE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><!--app-data--></body></html>';
 

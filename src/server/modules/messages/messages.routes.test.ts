@@ -2,13 +2,14 @@ import addressparser from 'nodemailer/lib/addressparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { startSmtpOutage, startSmtpServer } from '../../../../tests/setup/smtp.ts';
-import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { createTestApp, type TestApp, webRenderer } from '../../../../tests/setup/test-app.ts';
 import { CONTACT_TOPICS } from '../../../common/schemas/messages.ts';
 import { createSmtpMailer } from '../../integrations/mail/mailer.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: 'http://shop.test', SUPPORT_EMAIL: 'help@shop.test' });
+  // The web app's renderer: the blog's pages are in #root as the browser gets them (issue 12).
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test', SUPPORT_EMAIL: 'help@shop.test' }, { render: webRenderer });
 });
 afterAll(() => t.close());
 
@@ -204,7 +205,8 @@ describe('blog', () => {
     expect(data.csrf.length).toBeGreaterThan(20);
     // ... and the post itself inside #root, for readers without JavaScript and for crawlers.
     const root = rootHtml(post.body)!;
-    expect(root).toContain('<main id="main"><div class="container blog-page"><article><h1>The older post</h1>');
+    expect(root).toContain('<main id="main">');
+    expect(root).toContain('<div class="container blog-page"><article><h1>The older post</h1>');
     expect(root).toContain('<a href="/product/alpha-kit">link</a>');
     expect(root).toContain('<code>s.replace(re, &#39;$&amp;&#39;)</code>');
     expect(post.body).toContain('<title>The older post — Kitshop blog</title>');
