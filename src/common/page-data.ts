@@ -42,3 +42,25 @@ export type ClientConfig = {
   /** The cookies' names on this shop (`__Host-` on https), for the cookie policy. */
   cookies: CookieNames;
 };
+
+/**
+ * `<script type="application/json" id="page-queries">` (issue 12): the answers a server-rendered
+ * page was rendered with, as `[key, data]` pairs, which the browser puts in its query cache before
+ * it hydrates. The keys are the ones the web app's hooks ask with (`PAGE_QUERY_KEYS`), so the server
+ * and the browser cannot disagree about them.
+ */
+export const PAGE_QUERIES_ID = 'page-queries';
+export type PageQuery = [key: readonly unknown[], data: unknown];
+
+export const PAGE_QUERY_KEYS = {
+  /** `POST /api/products`: the home page's kits. */
+  products: () => ['products'] as const,
+  /** `POST /api/product/{sef_id}`: a kit (null: no such kit). */
+  product: (sefId: string) => ['product', sefId] as const,
+  /** `GET /api/docs/{sef_id}`: a kit's documentation (null: none). */
+  docs: (sefId: string) => ['docs', sefId] as const,
+  /** `GET /api/content/{name}`: the about page or a legal text. */
+  contentPage: (name: string) => ['content-page', name] as const,
+  /** A page the server rendered itself (the blog's), by route path; never fetched as JSON. */
+  storePage: (path: string) => ['store-page', path.replace(/\/+$/, '') || '/'] as const,
+};

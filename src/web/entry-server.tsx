@@ -11,13 +11,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import type { ClientConfig } from '../common/page-data.ts';
+import type { ClientConfig, PageQuery } from '../common/page-data.ts';
 import { AppRoutes, preloadScreens } from './app/routes.tsx';
 import { ToastProvider } from './components/toasts.tsx';
 import { clientConfig } from './lib/initial-data.ts';
-import type { PageQuery } from './lib/page-queries.ts';
-
-export { PAGE_QUERIES_ID, type PageQuery } from './lib/page-queries.ts';
 
 export type RenderInput = {
   /** The URL as the browser asked for it, base path included (`/shop/product/x`). */

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { heroScreenshot } from '../../common/hero-image.ts';
-import type { ClientConfig, InitialData } from '../../common/page-data.ts';
+import {
+  type ClientConfig,
+  type InitialData,
+  PAGE_QUERIES_ID,
+  PAGE_QUERY_KEYS,
+  type PageQuery,
+} from '../../common/page-data.ts';
 import { INDEXABLE_SCREENS, matchScreen, type ScreenPattern } from '../../common/paths.ts';
 import type { KitProduct, KitSummary } from '../../common/schemas/catalog.ts';
 import {
@@ -31,8 +37,8 @@ export type ShellCatalog = {
   entry(sefId: string): Promise<ShellKit | undefined>;
 };
 
-/** TanStack Query keys and the answers a screen asks for with them (`web/lib/page-queries.ts`). */
-export type PageQueries = [key: readonly unknown[], data: unknown][];
+/** TanStack Query keys and the answers a screen asks for with them (`#page-queries`). */
+export type PageQueries = PageQuery[];
 
 /**
  * The web app's server renderer (`web/entry-server.tsx`, built to `dist/ssr`): the screen at `url`
@@ -149,8 +155,6 @@ const RENDERED_SCREENS: Partial<Record<ScreenPattern, readonly string[]>> = {
 };
 /** The screen that shows a server-rendered page (the blog's) between the app's header and footer. */
 const STORE_PAGE_MODULES = ['features/content/blog-page.tsx'];
-/** `web/lib/server-page.ts`: the query key under which a StorePage reaches the app. */
-const storePageKey = (routePath: string) => ['store-page', routePath.replace(/\/+$/, '') || '/'];
 const ROOT = '<div id="root"></div>';
 
 /**
@@ -216,7 +220,7 @@ export function registerPageShell(
           status: 200,
           head: { title: HOME_TITLE, description: HOME_DESCRIPTION, canonical: `${config.publicUrl}/` },
           ...screen,
-          queries: [...screen.queries, [['products'], list]],
+          queries: [...screen.queries, [PAGE_QUERY_KEYS.products(), list]],
         };
       }
       case '/product/:sefId': {
@@ -227,17 +231,22 @@ export function registerPageShell(
               status: 200,
               head: productHead(entry, config),
               ...screen,
-              queries: [...screen.queries, [['product', entry.product.sef_id], entry.product]],
+              queries: [...screen.queries, [PAGE_QUERY_KEYS.product(entry.product.sef_id), entry.product]],
             }
           : // The screen's own not-found page: `null` is "no such kit" to it.
-            { status: 404, head: notFound, ...screen, queries: [[['product', sefId], null]] };
+            { status: 404, head: notFound, ...screen, queries: [[PAGE_QUERY_KEYS.product(sefId), null]] };
       }
       case '/docs/:sefId':
       case '/docs/:sefId/:page': {
         const entry = await catalog.entry(match.params.sefId ?? '');
         const page = match.params.page;
         if (!entry?.docsJson) {
-          return { status: 404, head: notFound, ...screen, queries: [[['docs', match.params.sefId ?? ''], null]] };
+          return {
+            status: 404,
+            head: notFound,
+            ...screen,
+            queries: [[PAGE_QUERY_KEYS.docs(match.params.sefId ?? ''), null]],
+          };
         }
         if (page && !entry.kit.docs.some((d) => d.slug === page)) {
           // The docs screen shows its not-found page for a page the kit's docs lack.
@@ -245,7 +254,7 @@ export function registerPageShell(
             status: 404,
             head: notFound,
             ...screen,
-            queries: [[['docs', entry.product.sef_id], JSON.parse(entry.docsJson)]],
+            queries: [[PAGE_QUERY_KEYS.docs(entry.product.sef_id), JSON.parse(entry.docsJson)]],
           };
         }
         const { title, spot } = entry.product;
@@ -257,7 +266,7 @@ export function registerPageShell(
             canonical: `${config.publicUrl}${routePath.replace(/\/$/, '')}`,
           },
           ...screen,
-          queries: [...screen.queries, [['docs', entry.product.sef_id], JSON.parse(entry.docsJson)]],
+          queries: [...screen.queries, [PAGE_QUERY_KEYS.docs(entry.product.sef_id), JSON.parse(entry.docsJson)]],
         };
       }
       default:
@@ -293,7 +302,7 @@ export function registerPageShell(
     const { status, head, modules, queries = [] } = found;
     const [shell, root] = await Promise.all([template(url, modules), renderScreen(url, found)]);
     const pageQueries = queries.length
-      ? `\n    <script type="application/json" id="page-queries">${scriptJson(queries)}</script>`
+      ? `\n    <script type="application/json" id="${PAGE_QUERIES_ID}">${scriptJson(queries)}</script>`
       : '';
     let html = shell
       .replace('<!--app-head-->', () => renderHead(head, config))
@@ -403,7 +412,7 @@ export function registerPageShell(
         status: page.status ?? 200,
         head,
         modules: STORE_PAGE_MODULES,
-        queries: [[storePageKey(routePathOf(request)), { title: page.title, html: page.html }]],
+        queries: [[PAGE_QUERY_KEYS.storePage(routePathOf(request)), { title: page.title, html: page.html }]],
         rendered: true,
       }),
     ]);

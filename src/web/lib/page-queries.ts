@@ -1,13 +1,6 @@
-/** A TanStack Query key and the answer the browser would have fetched for it. */
-export type PageQuery = [key: readonly unknown[], data: unknown];
+import { PAGE_QUERIES_ID, type PageQuery } from '../../common/page-data.ts';
 
-/**
- * `<script type="application/json" id="page-queries">`: the answers a server-rendered page was
- * rendered with, as `[key, data]` pairs, which the browser puts in its query cache before the
- * screen first renders.
- */
-export const PAGE_QUERIES_ID = 'page-queries';
-
+/** The page's `#page-queries` block (common/page-data.ts), or null when it has none or it is unreadable. */
 export function readPageQueries(): PageQuery[] | null {
   const text = document.getElementById(PAGE_QUERIES_ID)?.textContent;
   if (!text) return null;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PAGE_QUERY_KEYS } from '../../../common/page-data.ts';
 import type { ScreenPattern } from '../../../common/paths.ts';
 import type { ContentPage, ContentPageName } from '../../../common/schemas/content.ts';
 import { AppError } from '../../http/errors.ts';
@@ -20,7 +21,7 @@ export const contentScreenQueries =
   (pattern: ScreenPattern): [key: readonly unknown[], page: ContentPage][] => {
     const name = TEXT_SCREENS[pattern];
     const page = name && pages.get(name);
-    return page ? [[['content-page', name], page]] : [];
+    return page ? [[PAGE_QUERY_KEYS.contentPage(name), page]] : [];
   };
 
 /** `GET /api/content/:name`: the about page or a legal text, rendered at start (a public read, cached briefly). */
