@@ -39,7 +39,7 @@ import { fmt, markdownTable, type Row, UNITS_NOTE } from './lib/report.ts';
 import { measureResetFlood, RESETS_PER_SECOND } from './lib/reset-flood.ts';
 import { BENCH_SESSION_SECRET, type Server, serverEnv, startServer, stopServer } from './lib/server.ts';
 import { measureSignIns, SIGN_INS } from './lib/signin.ts';
-import { measureWebhooks, ORDERS } from './lib/webhooks.ts';
+import { measureWebhooks, nginxWorkerPid, ORDERS } from './lib/webhooks.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -285,13 +285,18 @@ async function resetFloodSection(server: Server, databaseUrl: string): Promise<v
 async function webhookSection(
   url: string,
   databaseUrl: string,
+  /** The processes whose CPU seconds per burst are reported, by name. */
+  processes: Record<string, number>,
   where = 'PG server, one instance',
   tag?: string,
 ): Promise<void> {
   section(`webhooks [${where}]: ${ORDERS * 2} concurrent deliveries for ${ORDERS} orders (each event twice)`);
   try {
-    const f = await measureWebhooks(url, databaseUrl, BENCH_SESSION_SECRET, tag);
-    console.log(`  statuses ${JSON.stringify(f.statuses)}, p50 ${f.p50Ms} ms`);
+    const f = await measureWebhooks(url, databaseUrl, BENCH_SESSION_SECRET, tag, processes);
+    const cpu = Object.entries(f.cpu).map(([name, seconds]) => `${name} ${seconds.toFixed(2)}`);
+    console.log(
+      `  statuses ${JSON.stringify(f.statuses)}, p50 ${f.p50Ms} ms; CPU-s during the burst: ${cpu.join(', ')}`,
+    );
     rows.push({
       figure: `${f.deliveries} concurrent webhook deliveries: result [${where}]`,
       target: `${ORDERS} paid orders, ${ORDERS} entitlements, no 5xx`,
@@ -326,7 +331,11 @@ async function twoInstanceWebhookSection(catalogDir: string): Promise<void> {
       quiet: true,
       env: { RATE_LIMITS: 'off', SESSION_SECRET: BENCH_SESSION_SECRET, CATALOG_DIR: catalogDir },
     });
-    await webhookSection(stack.url, databaseUrl, 'PG server, nginx + two instances', `wh2i${process.pid}`);
+    const instances = Object.fromEntries(
+      stack.instances.map((instance, i) => [`instance ${i + 1}`, instance.child!.pid!]),
+    );
+    const processes = { ...instances, 'nginx worker': nginxWorkerPid(stack.dir) };
+    await webhookSection(stack.url, databaseUrl, processes, 'PG server, nginx + two instances', `wh2i${process.pid}`);
   } catch (error) {
     errorRow('Webhooks [nginx + two instances]', 'starts and serves', error);
   } finally {
@@ -678,7 +687,7 @@ async function pgServerSections(catalog: CatalogSource, helloUrl: string | undef
     if (helloUrl) await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
     if (wants('signin')) await signInSection(server, databaseUrl);
     if (wants('resets')) await resetFloodSection(server, databaseUrl);
-    if (wants('webhooks')) await webhookSection(server.url, databaseUrl);
+    if (wants('webhooks')) await webhookSection(server.url, databaseUrl, { server: server.pid });
     if (wants('pay')) await payFlowSection(server, databaseUrl);
     if (wants('github')) await githubSection(server, databaseUrl, benchGithub.github);
     if (wants('downloads')) await downloadSection(server, databaseUrl);

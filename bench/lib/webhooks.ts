@@ -1,4 +1,6 @@
-import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import pg from 'pg';
 import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../src/server/integrations/payments/sandbox.ts';
 import { signPaddleBody } from '../../src/server/integrations/payments/signature.ts';
@@ -13,35 +15,62 @@ export type WebhookFigures = {
   paidOrders: number;
   entitlements: number;
   statuses: Record<string, number>;
+  /** CPU seconds each watched process used from the first delivery to the last answer. */
+  cpu: Record<string, number>;
 };
 
 /**
- * One delivery on its own new connection, as separate senders make them. node:http rather than
- * fetch: the sender shares the machine's two cores with the server, and fetch costs it several
- * times the CPU per request.
+ * The bytes of one delivery as a sender puts them on the wire: an HTTP/1.1 POST that closes its
+ * connection after the answer (what node:http sends without an agent).
  */
-function deliver(url: string, body: string, signature: string): Promise<number> {
+function deliveryBytes(url: URL, body: string, signature: string): Buffer {
+  return Buffer.from(
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nPaddle-Signature: ${signature}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * One delivery on its own new connection, as separate senders make them: answers its status and
+ * the time from opening the connection to the end of the answer. Raw sockets with the request's
+ * bytes made beforehand: the sender shares the machine's two cores with the server, and node:http
+ * costs it twice the CPU per request (fetch several times), all of it counted in the latencies of
+ * the deliveries it is still sending or reading.
+ */
+function deliver(url: URL, request: Buffer): Promise<{ status: number; ms: number }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent: false,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'paddle-signature': signature,
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
+    const started = performance.now();
+    let head = '';
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(request));
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      if (head.length < 12) head += chunk;
+    });
+    // The server closes the connection once it has answered (Connection: close).
+    socket.on('end', () => {
+      const ms = performance.now() - started;
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1];
+      if (status) resolve({ status: Number(status), ms });
+      else reject(new Error(`not an HTTP answer: ${JSON.stringify(head.slice(0, 40))}`));
+    });
+    socket.on('error', reject);
   });
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** nginx's (single) worker process of a stack (scripts/stack): the child of the master in `{dir}/nginx/nginx.pid`. */
+export function nginxWorkerPid(stackDir: string): number {
+  const master = readFileSync(path.join(stackDir, 'nginx/nginx.pid'), 'utf8').trim();
+  return Number(readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(' ')[0]);
 }
 
 const percentile = (values: number[], p: number) => {
@@ -101,7 +130,10 @@ export async function pendingOrderEvents(db: pg.Client | pg.Pool, sessionSecret:
 
 /**
  * 100 pending orders of 100 buyers, then each order's `transaction.completed` delivered twice,
- * all 200 at once, signed the way the sandbox (and Paddle) signs them.
+ * all 200 at once, signed the way the sandbox (and Paddle) signs them. Each latency runs from
+ * opening the delivery's connection to the end of its answer; the requests are signed and
+ * encoded before the first one leaves. `processes` (name: pid) are the processes whose CPU
+ * seconds during the burst are reported (the server, nginx, this process as `client`).
  */
 export async function measureWebhooks(
   baseUrl: string,
@@ -109,22 +141,21 @@ export async function measureWebhooks(
   sessionSecret: string,
   /** Names this run's buyers and orders apart from another run's on the same database. */
   tag = `wh${process.pid}`,
+  processes: Record<string, number> = {},
 ): Promise<WebhookFigures> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const bodies = await pendingOrderEvents(db, sessionSecret, tag, ORDERS);
-    const deliveries = [...bodies, ...bodies];
-    const latencies: number[] = [];
+    const url = new URL(`${baseUrl}/api/webhooks/paddle`);
+    const requests = [...bodies, ...bodies].map(({ body, sign }) => deliveryBytes(url, body, sign()));
+    const watched = { ...processes, client: process.pid };
+    const cpuBefore = Object.entries(watched).map(([name, pid]) => [name, pid, cpuSeconds(pid)] as const);
+    const answers = await Promise.all(requests.map((request) => deliver(url, request)));
+    const cpu = Object.fromEntries(cpuBefore.map(([name, pid, before]) => [name, cpuSeconds(pid) - before]));
+    const latencies = answers.map((a) => a.ms);
     const statuses: Record<string, number> = {};
-    await Promise.all(
-      deliveries.map(async ({ body, sign }) => {
-        const started = performance.now();
-        const status = await deliver(`${baseUrl}/api/webhooks/paddle`, body, sign());
-        latencies.push(performance.now() - started);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }),
-    );
+    for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
     const paid = await db.query(`SELECT count(*)::int AS n FROM orders WHERE public_id LIKE $1 AND status = 'paid'`, [
       `ord_${tag}_%`,
     ]);
@@ -133,7 +164,7 @@ export async function measureWebhooks(
       [`${tag}-%`],
     );
     return {
-      deliveries: deliveries.length,
+      deliveries: requests.length,
       p99Ms: Math.round(percentile(latencies, 99)),
       p50Ms: Math.round(percentile(latencies, 50)),
       fiveXx: Object.entries(statuses)
@@ -142,6 +173,7 @@ export async function measureWebhooks(
       paidOrders: paid.rows[0].n,
       entitlements: owned.rows[0].n,
       statuses,
+      cpu,
     };
   } finally {
     await db.end();
