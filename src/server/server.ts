@@ -7,7 +7,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
-import { migrateDatabase, openDatabase, openPool, withAdvisoryLock } from './db/open.ts';
+import { migrateDatabase, openDatabase, openPool, warmPool, withAdvisoryLock } from './db/open.ts';
 import { importDiscountsFile } from './discounts-cli.ts';
 import type { PageRenderer, ShellTemplate } from './http/page-shell.ts';
 import { sweepExpiredCounters } from './http/rate-limit.ts';
@@ -119,6 +119,13 @@ export function builtRenderer(ssrDir: string): PageRenderer | undefined {
   return async (input) => (await loading).render(input);
 }
 
+/**
+ * Database connections each instance opens at start and keeps open: the catalog listener's, and
+ * idle ones for the first requests, so a burst of payment webhooks right after start (or after a
+ * quiet half minute) does not wait for connections to be opened.
+ */
+const POOL_KEPT_OPEN = 4;
+
 /** Any fixed number: instances starting at once on an empty database take turns on it. */
 const FIRST_IMPORT_LOCK = 7_318_220_916;
 
@@ -164,9 +171,12 @@ export async function startServer(
         info: (m) => log.info(m),
         error: (m) => log.error(m),
       });
-  const pool = openPool(config.databaseUrl ?? embedded!.url, { log });
+  const pool = openPool(config.databaseUrl ?? embedded!.url, { log, min: POOL_KEPT_OPEN });
   try {
     await migrateDatabase(pool);
+    // Opened while the rest starts, kept open from then on (see POOL_KEPT_OPEN).
+    const warming = warmPool(pool, POOL_KEPT_OPEN);
+    warming.catch(() => {}); // a failure shows in the awaits below, and there it is thrown
     const db = openDatabase(pool);
     const storage = await openStorage(config);
     await importCatalogOnFirstStart(pool, async () => {
@@ -225,6 +235,7 @@ export async function startServer(
       logger: log,
       beforeRoutes: options.beforeRoutes,
     });
+    await warming;
     await app.listen({ port: config.port, host: config.host });
     await catalog.snapshot();
     const address = app.server.address();

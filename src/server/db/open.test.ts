@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../tests/setup/test-app.ts';
-import { openPool } from './open.ts';
+import { openPool, warmPool } from './open.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -32,6 +32,19 @@ describe('openPool', () => {
       expect(logged[0]!.msg).toBe('database: an idle connection failed and was dropped');
       expect(String(logged[0]!.err)).toContain('terminating connection');
       expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('opens the connections it keeps at start, all at once, and leaves them idle', async () => {
+    const pool = openPool(database.url, { min: 3, log: { warn: () => {} } });
+    try {
+      await warmPool(pool, 3);
+      expect([pool.totalCount, pool.idleCount]).toEqual([3, 3]);
+      // The next queries use them: none is opened anew.
+      await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1'), pool.query('SELECT 1')]);
+      expect(pool.totalCount).toBe(3);
     } finally {
       await pool.end();
     }

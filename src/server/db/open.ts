@@ -18,8 +18,14 @@ const MIGRATION_LOCK = 7_318_220_914;
 /** Where the pool reports trouble (the server's pino logger fits). */
 export type PoolLog = { warn: (obj: { err: unknown }, msg: string) => void };
 
-export function openPool(url: string, options: { log: PoolLog; max?: number }): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, idleTimeoutMillis: 30_000 });
+export function openPool(url: string, options: { log: PoolLog; max?: number; min?: number }): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 20,
+    // Connections beyond `min` close after 30 s idle; `min` stay open for the next burst.
+    min: options.min ?? 0,
+    idleTimeoutMillis: 30_000,
+  });
   // An idle client that loses its server (a restart, a fail-over, a killed backend) must not crash
   // the process: the pool drops it and the next query connects anew. It is logged, not swallowed,
   // so a database that keeps dropping connections shows in the log. Once the pool is ending, its
@@ -28,6 +34,15 @@ export function openPool(url: string, options: { log: PoolLog; max?: number }): 
     if (!pool.ending) options.log.warn({ err }, 'database: an idle connection failed and was dropped');
   });
   return pool;
+}
+
+/**
+ * Opens `count` connections at once and puts them back idle, so the first requests after start (a
+ * burst of payment webhooks, say) find them open instead of each waiting for its own.
+ */
+export async function warmPool(pool: pg.Pool, count: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
+  for (const client of clients) client.release();
 }
 
 export function openDatabase(pool: pg.Pool): Database {
