@@ -33,6 +33,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   // The server renderer is one self-contained bundle: React-Bootstrap and its helpers use folder
   // imports (`react-bootstrap/Modal`) that resolve in a bundler but not in Node's ES module loader.
   ssr: { noExternal: true },
+  // The built renderer runs in the built server: React's production build, whatever NODE_ENV says
+  // (the bench and a plain `npm start` leave it unset). Its development builds are left out of the
+  // bundle, which the server otherwise keeps in memory as source and code (issue 12: server RSS).
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   css: {
     preprocessorOptions: {
       scss: {

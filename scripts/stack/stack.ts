@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { startTestS3, type TestS3 } from '../../tests/setup/s3.ts';
+import { SERVER_NODE_ARGS } from '../start.mjs';
 
 /**
  * Two Kitshop instances behind nginx (Debian's package), on one PostgreSQL and one S3 bucket (a
@@ -117,7 +118,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const instances: Instance[] = ports.map((port) => ({ port }));
     const startInstance = async (index: number) => {
       const instance = instances[index]!;
-      const child = spawn(process.execPath, [main], {
+      const child = spawn(process.execPath, [...SERVER_NODE_ARGS, main], {
         cwd: root,
         stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', options.quiet ? 'ignore' : 'inherit'],
         env: { ...process.env, ...env, PORT: String(instance.port) },

@@ -16,7 +16,6 @@ import type { GithubOAuth, GithubRepositories } from './integrations/github/gith
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
-import { createMetrics, registerMetrics } from './metrics.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
@@ -125,6 +124,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (scope) => {
       if (config.metricsToken) {
+        // prom-client is loaded only where metrics are asked for.
+        const { createMetrics, registerMetrics } = await import('./metrics.ts');
         const metrics = createMetrics({ db, pool: db.$client, catalogLookups: catalog.lookups });
         registerMetrics(app, scope, metrics, config.metricsToken);
         countPaymentEvent = metrics.countPaymentEvent;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 
 /**
  * GitHub, for private-repository delivery: the collaborator calls (Octokit, with the shop's token)
@@ -14,6 +14,17 @@ const API_VERSION = '2022-11-28';
 const TIMEOUT_MS = 15_000;
 /** Octokit logs failed requests with console.error; the callers log what they decide instead. */
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+/** Octokit is loaded by the first GitHub call, not at start (most processes make none for a long while). */
+async function newOctokit(apiUrl: string, auth?: string): Promise<Octokit> {
+  const { Octokit } = await import('@octokit/rest');
+  return new Octokit({
+    baseUrl: apiUrl,
+    userAgent: USER_AGENT,
+    request: { retries: 0 },
+    log: quiet,
+    ...(auth ? { auth } : {}),
+  });
+}
 
 export class GithubError extends Error {
   constructor(
@@ -69,16 +80,21 @@ const splitRepository = (repository: string) => {
 
 /** The shop's side of repository access: invite, remove, check. */
 export function createGithubRepositories(settings: Pick<GithubSettings, 'token' | 'apiUrl'>) {
-  const octokit = new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, request: { retries: 0 }, log: quiet });
-  octokit.hook.before('request', (options) => {
-    options.headers.authorization = `Bearer ${settings.token}`;
-    options.headers.accept = 'application/vnd.github+json';
-    options.headers['x-github-api-version'] = API_VERSION;
-    options.request = { ...options.request, signal: AbortSignal.timeout(TIMEOUT_MS) };
-  });
-  const call = async <T>(work: () => Promise<T>): Promise<T> => {
+  let client: Promise<Octokit> | undefined;
+  const shopClient = () =>
+    (client ??= newOctokit(settings.apiUrl).then((octokit) => {
+      octokit.hook.before('request', (options) => {
+        options.headers.authorization = `Bearer ${settings.token}`;
+        options.headers.accept = 'application/vnd.github+json';
+        options.headers['x-github-api-version'] = API_VERSION;
+        options.request = { ...options.request, signal: AbortSignal.timeout(TIMEOUT_MS) };
+      });
+      return octokit;
+    }));
+  const call = async <T>(work: (octokit: Octokit) => Promise<T>): Promise<T> => {
+    const octokit = await shopClient();
     try {
-      return await work();
+      return await work(octokit);
     } catch (error) {
       throw toGithubError(error);
     }
@@ -87,7 +103,7 @@ export function createGithubRepositories(settings: Pick<GithubSettings, 'token' 
   return {
     /** Invites the account as a reader: `invited` (201, an invitation to accept) or `active` (204, already in). */
     async invite(repository: string, login: string): Promise<{ outcome: 'invited' | 'active' }> {
-      const response = await call(() =>
+      const response = await call((octokit) =>
         octokit.rest.repos.addCollaborator({ ...splitRepository(repository), username: login, permission: 'pull' }),
       );
       return { outcome: (response.status as number) === 201 ? 'invited' : 'active' };
@@ -95,12 +111,12 @@ export function createGithubRepositories(settings: Pick<GithubSettings, 'token' 
     /** Takes access away: the account's pending invitations, then the collaborator (already gone is fine). */
     async remove(repository: string, login: string): Promise<void> {
       const target = splitRepository(repository);
-      const pending = await call(() =>
+      const pending = await call((octokit) =>
         octokit.paginate(octokit.rest.repos.listInvitations, { ...target, per_page: 100 }),
       );
       for (const invitation of pending) {
         if (invitation.invitee?.login?.toLowerCase() !== login.toLowerCase()) continue;
-        await call(async () => {
+        await call(async (octokit) => {
           try {
             await octokit.rest.repos.deleteInvitation({ ...target, invitation_id: invitation.id });
           } catch (error) {
@@ -108,7 +124,7 @@ export function createGithubRepositories(settings: Pick<GithubSettings, 'token' 
           }
         });
       }
-      await call(async () => {
+      await call(async (octokit) => {
         try {
           await octokit.rest.repos.removeCollaborator({ ...target, username: login });
         } catch (error) {
@@ -118,7 +134,7 @@ export function createGithubRepositories(settings: Pick<GithubSettings, 'token' 
     },
     /** Whether the account is a collaborator now (it accepted its invitation). */
     async isCollaborator(repository: string, login: string): Promise<boolean> {
-      return call(async () => {
+      return call(async (octokit) => {
         try {
           await octokit.rest.repos.checkCollaborator({ ...splitRepository(repository), username: login });
           return true;
@@ -140,8 +156,6 @@ export type GithubIdentity = { id: number; login: string };
  * only the account's id and login, and never keeps the token.
  */
 export function createGithubOAuth(settings: GithubSettings & { redirectUri: string }) {
-  const userClient = (token: string) =>
-    new Octokit({ baseUrl: settings.apiUrl, userAgent: USER_AGENT, auth: token, request: { retries: 0 }, log: quiet });
   return {
     start(state: string) {
       const codeVerifier = randomBytes(32).toString('base64url');
@@ -173,7 +187,7 @@ export function createGithubOAuth(settings: GithubSettings & { redirectUri: stri
       if (!response.ok || !body.access_token)
         throw new GithubError(`GitHub refused the code: ${body.error ?? response.status}`, response.status, false);
       try {
-        const { data } = await userClient(body.access_token).rest.users.getAuthenticated({
+        const { data } = await (await newOctokit(settings.apiUrl, body.access_token)).rest.users.getAuthenticated({
           headers: { accept: 'application/vnd.github+json', 'x-github-api-version': API_VERSION },
           request: { signal: AbortSignal.timeout(TIMEOUT_MS) },
         });

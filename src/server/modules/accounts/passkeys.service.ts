@@ -1,15 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { AccountPasskey } from '../../../common/schemas/account-security.ts';
 import { SITE_NAME } from '../../../common/site.ts';
@@ -25,6 +21,13 @@ import type { TwoStepDeps } from './two-step.service.ts';
 /** A ceremony's challenge lives 5 minutes and is used once, whatever the outcome. */
 const CHALLENGE_MINUTES = 5;
 const MAX_PASSKEYS = 20;
+
+/**
+ * The WebAuthn library and its certificate parsers (some 300 modules, 4 MB of heap) are loaded by
+ * the first passkey ceremony, not at start: most processes never see one.
+ */
+const webauthn = () => import('@simplewebauthn/server');
+const webauthnHelpers = () => import('@simplewebauthn/server/helpers');
 
 export const PASSKEY_MESSAGES = {
   failed: 'The passkey could not be verified. Please try again.',
@@ -101,6 +104,7 @@ export async function passkeyRegistrationOptions(
     .where(eq(passkeys.userId, user.id));
   if (existing.length >= MAX_PASSKEYS)
     throw new AppError('conflict', `An account holds at most ${MAX_PASSKEYS} passkeys.`);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: SITE_NAME,
     rpID: relyingParty(deps.config).rpID,
@@ -124,7 +128,8 @@ export async function registerPasskey(
   response: unknown,
 ): Promise<AccountPasskey> {
   const { rpID, origin } = relyingParty(deps.config);
-  let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo'];
+  let info: VerifiedRegistrationResponse['registrationInfo'];
+  const { verifyRegistrationResponse } = await webauthn();
   try {
     const result = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
@@ -139,6 +144,7 @@ export async function registerPasskey(
   }
   if (!info) throw new AppError('invalid_data', PASSKEY_MESSAGES.failed);
   const { credential } = info;
+  const { isoBase64URL } = await webauthnHelpers();
   const added = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(passkeys)
@@ -172,6 +178,7 @@ export async function passkeySignInOptions(
     deps.config.limits.passkeyOptionsPerIp,
     'passkey sign-in attempts',
   );
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(deps.config).rpID,
     userVerification: 'required',
@@ -208,6 +215,7 @@ export async function verifyPasskey(
   }
   const { rpID, origin } = relyingParty(deps.config);
   let newCounter: number | undefined;
+  const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await Promise.all([webauthn(), webauthnHelpers()]);
   try {
     const result = await verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,

@@ -1,7 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { TotpSetup } from '../../../common/schemas/account-security.ts';
 import { SITE_NAME } from '../../../common/site.ts';
 import type { Database, Reader } from '../../db/open.ts';
@@ -19,6 +17,8 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 /** A password sign-in waits this long for its code; a setup this long for its first code. */
 const SECOND_STEP_MINUTES = 10;
 const SETUP_MINUTES = 15;
+/** TOTP (otplib) and the QR code of a setup are loaded by the first code or setup, not at start. */
+const otp = () => import('otplib');
 export const RECOVERY_CODE_COUNT = 10;
 /** One 30-second step either side of now (clock drift), and never a step already used. */
 const TOTP_TOLERANCE_SECONDS = 30;
@@ -68,6 +68,7 @@ async function countCodeAttempt(deps: AccountsDeps, userId: number, ip: string) 
 /** A TOTP code checked against a secret: the time step it matched, or null. */
 async function matchTotp(secret: string, code: string, afterStep: number | null): Promise<number | null> {
   if (!/^\d{6}$/.test(code)) return null;
+  const { verify } = await otp();
   const result = await verify({
     secret,
     token: code,
@@ -160,6 +161,7 @@ export async function finishSecondStep(
 /** A new secret for the account, shown once as text and QR code; on only once a code confirms it. */
 export async function startTotpSetup(deps: TwoStepDeps, user: { id: number; email: string }): Promise<TotpSetup> {
   if (await hasTwoStep(deps.db, user.id)) throw new AppError('conflict', 'Two-step sign-in is already on.');
+  const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([otp(), import('qrcode')]);
   const secret = generateSecret();
   const row = {
     purpose: 'totp-setup' as const,
