@@ -4,6 +4,9 @@
 // phone they would only take bandwidth from the stylesheet, the typeface and the images the first
 // screen shows. A screen the browser renders itself (an empty #root) starts at once.
 (() => {
+  // The data layer exists from the page's first script on, as Google's own snippet makes it: what
+  // reads or pushes to it before the app runs finds it (the app's events follow once it runs).
+  window.dataLayer = window.dataLayer || [];
   const tag = document.currentScript;
   const entry = tag.dataset.entry;
   const modules = (tag.dataset.modules ?? '').split(' ').filter(Boolean);
