@@ -20,7 +20,15 @@ import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
 import { GITHUB_RUNS, measurePayToInvitation, startBenchGithub } from './lib/github.ts';
 import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
-import { busy, CONNECTIONS, DURATION_S, type LoadFigures, measureLoad, WARMUP_S } from './lib/load.ts';
+import {
+  BROWSER_ACCEPT_ENCODING,
+  busy,
+  CONNECTIONS,
+  DURATION_S,
+  type LoadFigures,
+  measureLoad,
+  WARMUP_S,
+} from './lib/load.ts';
 import { measureOwnerConsole, OWNERS, SEED } from './lib/owner.ts';
 import { measurePayToPurchases } from './lib/pay-flow.ts';
 import {
@@ -165,10 +173,24 @@ function bundleSection() {
   }
 }
 
+/**
+ * Each route is loaded as a browser asks for it (with Chromium's `Accept-Encoding`), which is what
+ * the targets are for: a real visitor's request includes its compression. Then once more without
+ * `Accept-Encoding`, reported: the uncompressed bytes, which cost the client as much as the server.
+ */
 async function loadSection(dbLabel: string, hello: string, server: Server, sefId: string): Promise<void> {
-  const runs: [string, string, 'GET' | 'POST'][] = [
-    ['POST /api/products', `${server.url}/api/products`, 'POST'],
-    [`GET /product/${sefId}`, `${server.url}/product/${encodeURIComponent(sefId)}`, 'GET'],
+  const browser = { 'accept-encoding': BROWSER_ACCEPT_ENCODING };
+  const runs: [string, string, 'GET' | 'POST', Record<string, string>, boolean][] = [
+    ['POST /api/products', `${server.url}/api/products`, 'POST', browser, true],
+    [`GET /product/${sefId}`, `${server.url}/product/${encodeURIComponent(sefId)}`, 'GET', browser, true],
+    ['POST /api/products, no Accept-Encoding', `${server.url}/api/products`, 'POST', {}, false],
+    [
+      `GET /product/${sefId}, no Accept-Encoding`,
+      `${server.url}/product/${encodeURIComponent(sefId)}`,
+      'GET',
+      {},
+      false,
+    ],
   ];
   let baseline: LoadFigures | undefined;
   const noteBusy = (label: string, run: LoadFigures) => {
@@ -191,13 +213,15 @@ async function loadSection(dbLabel: string, hello: string, server: Server, sefId
   } catch (error) {
     errorRow(`Baseline: Fastify hello-world req/s (${dbLabel} run)`, '—', error);
   }
-  for (const [label, url, method] of runs) {
+  for (const [label, url, method, headers, targeted] of runs) {
     const throughputFigure = `${label} req/s [${dbLabel}]`;
-    const throughputTarget = baseline
-      ? `≥ 50% of hello-world (≥ ${fmt.int(baseline.requestsPerSecond * TARGET.throughputShare)})`
-      : '≥ 50% of hello-world';
+    const throughputTarget = !targeted
+      ? '— (reported)'
+      : baseline
+        ? `≥ 50% of hello-world (≥ ${fmt.int(baseline.requestsPerSecond * TARGET.throughputShare)})`
+        : '≥ 50% of hello-world';
     try {
-      const run = await measureLoad(`${label} [${dbLabel}]`, url, method);
+      const run = await measureLoad(`${label} [${dbLabel}]`, url, method, headers);
       noteBusy(label, run);
       const failures = run.non2xx + run.errors;
       const failNote = failures > 0 ? `; ${run.non2xx} non-2xx, ${run.errors} errors of ${fmt.int(run.total)}` : '';
@@ -207,7 +231,13 @@ async function loadSection(dbLabel: string, hello: string, server: Server, sefId
         figure: throughputFigure,
         target: throughputTarget,
         measured: `${fmt.int(run.requestsPerSecond)} req/s${share === undefined ? '' : ` (${Math.round(share * 100)}%)`}${failNote}${busy(run) || (baseline && busy(baseline)) ? ' (busy machine)' : ''}`,
-        ok: share === undefined ? false : share >= TARGET.throughputShare && failures === 0,
+        ok: !targeted
+          ? failures === 0
+            ? null
+            : false
+          : share === undefined
+            ? false
+            : share >= TARGET.throughputShare && failures === 0,
       });
       rows.push({
         figure: `${label} p99 latency [${dbLabel}]`,

@@ -32,11 +32,19 @@ async function fire(options: Options): Promise<Result> {
   }
 }
 
+/** What Chromium sends with every request: the load runs ask as a browser does, unless told otherwise. */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
 /** A warm-up run (discarded), then the measured run; loopback URLs only. */
-export async function measureLoad(label: string, url: string, method: 'GET' | 'POST'): Promise<LoadFigures> {
+export async function measureLoad(
+  label: string,
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string> = {},
+): Promise<LoadFigures> {
   const { hostname } = new URL(url);
   if (hostname !== '127.0.0.1') throw new Error(`bench: refusing to load a non-loopback URL: ${url}`);
-  const base: Options = { url, method, connections: CONNECTIONS, timeout: 5 };
+  const base: Options = { url, method, headers, connections: CONNECTIONS, timeout: 5 };
   await fire({ ...base, duration: WARMUP_S });
   const before = cpuSnapshot();
   const result = await fire({ ...base, duration: DURATION_S });

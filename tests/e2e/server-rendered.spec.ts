@@ -38,7 +38,7 @@ async function rootOf(request: APIRequestContext, url: string, status = 200): Pr
   expect(response.status(), url).toBe(status);
   const html = await response.text();
   const start = html.indexOf('<div id="root">');
-  const end = html.indexOf('<script type="application/json" id="initial-data">');
+  const end = html.indexOf('<script type="application/json"', start);
   expect(start, `${url}: #root`).toBeGreaterThan(0);
   return html.slice(start, end);
 }

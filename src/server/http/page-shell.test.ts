@@ -1,9 +1,24 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../tests/setup/test-app.ts';
+import { hashSessionToken } from './session.ts';
 
 const initialData = (html: string) =>
   JSON.parse(/<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(html)![1]!);
 const clientConfig = (html: string) => JSON.parse(/id="client-config">(.*?)<\/script>/.exec(html)![1]!);
+
+/** A user with a session (cookie `kitshop_session` = `token`) for an hour; their id. */
+async function withSession(t: TestApp, name: string, token: string): Promise<number> {
+  const { rows } = await t.pool.query('INSERT INTO users (name, email) VALUES ($1, $2) RETURNING id', [
+    name,
+    `${token}@example.com`,
+  ]);
+  await t.pool.query(
+    "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')",
+    [hashSessionToken(token), rows[0].id],
+  );
+  return rows[0].id;
+}
 
 describe('page shell at the root', () => {
   let t: TestApp;
@@ -110,20 +125,13 @@ describe('page shell for a signed-in user', () => {
   afterAll(() => t.close());
 
   it('puts {id, name} in the initial data, and {} once the session has expired', async () => {
-    const { rows } = await t.pool.query(
-      "INSERT INTO users (name, email) VALUES ('Ada', 'ada@example.com') RETURNING id",
-    );
-    const { hashSessionToken } = await import('./session.ts');
-    await t.pool.query(
-      "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')",
-      [hashSessionToken('good-token'), rows[0].id],
-    );
+    const id = await withSession(t, 'Ada', 'good-token');
     await t.pool.query(
       "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() - interval '1 second')",
-      [hashSessionToken('old-token'), rows[0].id],
+      [hashSessionToken('old-token'), id],
     );
     const signedIn = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'good-token' } });
-    expect(initialData(signedIn.body).user).toEqual({ id: rows[0].id, name: 'Ada' });
+    expect(initialData(signedIn.body).user).toEqual({ id, name: 'Ada' });
     const expired = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'old-token' } });
     expect(initialData(expired.body).user).toEqual({});
     const forged = await t.app.inject({ method: 'GET', url: '/', cookies: { kitshop_session: 'x'.repeat(500) } });
@@ -280,6 +288,44 @@ describe('page shell with the server renderer (issue 12)', () => {
     await t.app.inject({ method: 'GET', url: '/?utm_source=x' });
     await t.app.inject({ method: 'GET', url: '/?utm_source=x' });
     expect(calls.map((c) => c.url)).toEqual(['/?utm_source=x', '/?utm_source=x']);
+  });
+
+  it("sends a kept page gzipped as it was compressed once, with this visitor's own data inside", async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
+    calls.length = 0;
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: '/product/alpha-kit',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(calls).toEqual([]);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Cookie, accept-encoding');
+    expect(Number(zipped.headers['content-length'])).toBe(zipped.rawPayload.length);
+    // gunzip checks the trailer's checksum and length: the spliced stream is one whole gzip member.
+    const html = gunzipSync(zipped.rawPayload).toString();
+    const data = initialData(html);
+    expect(data.csrf).not.toBe(initialData(plain.body).csrf);
+    expect(html).toBe(plain.body.replace(initialData(plain.body).csrf, data.csrf));
+    // A signed-in visitor's name is in their own copy only.
+    const id = await withSession(t, 'Ann Gzip', 'ann-token');
+    const own = await t.app.inject({
+      method: 'GET',
+      url: '/product/alpha-kit',
+      headers: { 'accept-encoding': 'gzip' },
+      cookies: { kitshop_session: 'ann-token' },
+    });
+    expect(own.headers['content-encoding']).toBe('gzip');
+    expect(initialData(gunzipSync(own.rawPayload).toString()).user).toEqual({ id, name: 'Ann Gzip' });
+  });
+
+  it('leaves a page rendered for one request, and a client that takes no gzip, to the on-the-fly compression', async () => {
+    const once = await t.app.inject({ method: 'GET', url: '/?utm_source=x', headers: { 'accept-encoding': 'br' } });
+    expect(once.headers['content-encoding']).toBe('br');
+    expect(initialData(brotliDecompressSync(once.rawPayload).toString()).path).toBe('/');
+    const none = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip;q=0, identity' } });
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(initialData(none.body).path).toBe('/');
   });
 
   it('renders the not-found page, but neither the private screens nor the owner console', async () => {

@@ -19,8 +19,10 @@ import {
 } from '../../common/site.ts';
 import type { Config } from '../config.ts';
 import { escapeHtml, scriptJson } from '../lib/escape.ts';
+import { GzipSplice } from '../lib/gzip-splice.ts';
 import { shopCookies } from './cookies.ts';
 import type { SendStorePage, StorePage } from './html-page.ts';
+import { acceptedEncoding, VARY_ENCODING } from './precompressed.ts';
 
 /**
  * A kit as the shell needs it: its product answer (head, JSON-LD and the rendered page), its
@@ -309,7 +311,8 @@ export function registerPageShell(
       .replace(
         '<!--app-data-->',
         () =>
-          `<script type="application/json" id="initial-data">${DATA_MARK}</script>\n    <script type="application/json" id="client-config">${clientConfigJson}</script>${pageQueries}`,
+          // The per-request data last: the page before it is compressed as one stream (GzipSplice).
+          `<script type="application/json" id="client-config">${clientConfigJson}</script>${pageQueries}\n    <script type="application/json" id="initial-data">${DATA_MARK}</script>`,
       );
     if (root) {
       if (!html.includes(ROOT)) throw new Error(`the page shell's template lacks ${ROOT}`);
@@ -319,9 +322,14 @@ export function registerPageShell(
     const [before = '', after = ''] = html.split(DATA_MARK);
     // Kept as bytes: a request sends them as they are, with its own few bytes between, instead of
     // encoding the whole page again each time (that encoding was a third of the page's cost).
-    return { status, before: Buffer.from(before), after: Buffer.from(after) };
+    return { status, before: Buffer.from(before), after: Buffer.from(after), kept: false };
   }
-  type Parts = Awaited<ReturnType<typeof renderParts>>;
+  /** A kept page is also compressed once, around the place of the per-request data. */
+  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice };
+  const keep = (parts: Parts) => {
+    parts.kept = true;
+    return parts;
+  };
 
   /**
    * Kept per route path and catalog snapshot: a known screen asked for without a query is the same
@@ -336,7 +344,7 @@ export function registerPageShell(
     let parts = cache.parts.get(url);
     if (!parts) {
       parts = await renderParts(url, await screenFor(routePath));
-      if (parts.status === 200 && !url.includes('?')) cache.parts.set(url, parts);
+      if (parts.status === 200 && !url.includes('?')) cache.parts.set(url, keep(parts));
     }
     return parts;
   }
@@ -346,7 +354,7 @@ export function registerPageShell(
   async function consolePartsFor(url: string) {
     const render = () => renderParts(url, { status: 200, head: consoleHead, rendered: false });
     if (!deps.cache) return render();
-    consoleParts ??= await render();
+    consoleParts ??= keep(await render());
     return consoleParts;
   }
 
@@ -357,7 +365,7 @@ export function registerPageShell(
   function send(
     request: FastifyRequest,
     reply: FastifyReply,
-    { status, before, after }: Parts,
+    parts: Parts,
     user: { id: number; name: string } | null,
     owner: boolean,
   ) {
@@ -367,12 +375,18 @@ export function registerPageShell(
       baseUrl: config.publicUrl,
       user: user ? { id: user.id, name: user.name, ...(owner ? { owner: true } : {}) } : {},
     };
-    return reply
-      .status(status)
+    const middle = Buffer.from(scriptJson(data));
+    reply
+      .status(parts.status)
       .header('cache-control', 'no-store')
-      .header('vary', 'Cookie')
-      .type('text/html; charset=utf-8')
-      .send(Buffer.concat([before, Buffer.from(scriptJson(data)), after]));
+      .header('vary', `Cookie, ${VARY_ENCODING}`)
+      .type('text/html; charset=utf-8');
+    // A page rendered for this request only is compressed on the fly (app.ts), if at all.
+    if (parts.kept && acceptedEncoding(request, ['gzip'])) {
+      parts.gzip ??= new GzipSplice(parts.before, parts.after);
+      return reply.header('content-encoding', 'gzip').send(parts.gzip.with(middle));
+    }
+    return reply.send(Buffer.concat([parts.before, middle, parts.after]));
   }
   const isOwner = async (user: { id: number } | null) => (user && deps.isOwner ? deps.isOwner(user.id) : false);
 

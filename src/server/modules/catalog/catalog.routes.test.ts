@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 
@@ -106,5 +107,48 @@ describe('media', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+});
+
+describe('compressed answers (kept per catalog snapshot)', () => {
+  const decode = (encoding: string | undefined, bytes: Buffer) =>
+    encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes;
+
+  it.each([
+    ['POST', '/api/products'],
+    ['POST', '/api/product/alpha-kit'],
+    ['GET', '/api/docs/alpha-kit'],
+  ] as const)('%s %s: the same JSON in brotli, gzip or as it is, whichever the client takes', async (method, url) => {
+    const plain = await t.app.inject({ method, url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['identity', undefined],
+      ['compress', undefined],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: { 'accept-encoding': accept } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(encoding);
+      expect(res.headers.vary).toBe('accept-encoding');
+      expect(decode(encoding, res.rawPayload).toString(), accept).toBe(plain.body);
+    }
+  });
+
+  it('compresses a new catalog: an edit is not hidden behind an old compressed copy', async () => {
+    const accept = { 'accept-encoding': 'br' };
+    const before = await t.app.inject({ method: 'POST', url: '/api/products', headers: accept });
+    await t.pool.query("UPDATE kits SET title = 'Alpha Kit Renamed' WHERE sef_id = 'alpha-kit'");
+    t.catalog.invalidate();
+    try {
+      const after = await t.app.inject({ method: 'POST', url: '/api/products', headers: accept });
+      expect(brotliDecompressSync(before.rawPayload).toString()).toContain('"Alpha Kit"');
+      expect(brotliDecompressSync(after.rawPayload).toString()).toContain('"Alpha Kit Renamed"');
+    } finally {
+      await t.pool.query("UPDATE kits SET title = 'Alpha Kit' WHERE sef_id = 'alpha-kit'");
+      t.catalog.invalidate();
+    }
   });
 });

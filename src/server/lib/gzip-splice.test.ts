@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { GzipSplice } from './gzip-splice.ts';
+
+const page = (size: number) =>
+  Buffer.from('<p>A kit for every stack.</p>\n'.repeat(Math.ceil(size / 30)).slice(0, size));
+
+describe('GzipSplice', () => {
+  it.each([
+    ['a page and a short middle', page(40_000), Buffer.from('{"csrf":"abc"}'), page(9_000)],
+    ['an empty middle', page(3_000), Buffer.alloc(0), page(2_000)],
+    ['a middle longer than one stored block', page(1_000), randomBytes(150_000), page(1_000)],
+    ['empty kept parts', Buffer.alloc(0), Buffer.from('only this'), Buffer.alloc(0)],
+    ['bytes that do not compress', randomBytes(70_000), Buffer.from('x'), randomBytes(70_000)],
+  ])(
+    'makes one gzip member that inflates, checksum and length checked, to the whole: %s',
+    (_name, before, middle, after) => {
+      const spliced = new GzipSplice(before, after).with(middle);
+      // gunzip verifies the trailer's CRC-32 and length, and rejects a stream that does not end.
+      expect(zlib.gunzipSync(spliced).equals(Buffer.concat([before, middle, after]))).toBe(true);
+    },
+  );
+
+  it('keeps the parts: only the middle differs between two responses', () => {
+    const splice = new GzipSplice(page(20_000), page(20_000));
+    for (const middle of ['{"csrf":"one"}', '{"csrf":"two","user":{"name":"Ann"}}']) {
+      expect(zlib.gunzipSync(splice.with(Buffer.from(middle))).toString()).toBe(
+        `${page(20_000)}${middle}${page(20_000)}`,
+      );
+    }
+  });
+
+  it('is about as small as compressing the whole page at once', () => {
+    const before = page(40_000);
+    const after = page(9_000);
+    const middle = Buffer.from('{"csrf":"abc"}');
+    const whole = zlib.gzipSync(Buffer.concat([before, middle, after]), { level: 9 });
+    expect(new GzipSplice(before, after).with(middle).length).toBeLessThan(whole.length + 200);
+  });
+});

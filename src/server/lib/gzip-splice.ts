@@ -1,0 +1,89 @@
+import zlib from 'node:zlib';
+
+/**
+ * One gzip member (RFC 1952) of `before + middle + after`, where `before` and `after` are compressed
+ * once and kept, and `middle` (a few hundred bytes that differ per response) is stored between them
+ * as it is, in deflate's uncompressed blocks (RFC 1951 §3.2.4). `before` ends on a full flush, so the
+ * stored blocks start byte-aligned, and `after` is its own deflate stream: it never refers back into
+ * what precedes it, so the parts join into one valid stream. The checksum of the whole is combined
+ * from the parts' checksums, as zlib's `crc32_combine` does, so no byte of the kept parts is read per
+ * response.
+ */
+export class GzipSplice {
+  readonly #head: Buffer;
+  readonly #tail: Buffer;
+  readonly #crcBefore: number;
+  readonly #crcAfter: number;
+  /** x^(8·after.length) mod the CRC polynomial: shifts a checksum past `after`. */
+  readonly #pastAfter: number;
+  readonly #plainLength: number;
+
+  constructor(before: Uint8Array, after: Uint8Array, level = zlib.constants.Z_BEST_COMPRESSION) {
+    this.#head = Buffer.concat([
+      GZIP_HEADER,
+      zlib.deflateRawSync(before, { level, finishFlush: zlib.constants.Z_FULL_FLUSH }),
+    ]);
+    this.#tail = zlib.deflateRawSync(after, { level });
+    this.#crcBefore = zlib.crc32(before);
+    this.#crcAfter = zlib.crc32(after);
+    this.#pastAfter = x2nModP(after.length, 3);
+    this.#plainLength = before.length + after.length;
+  }
+
+  /** The gzip bytes of `before + middle + after`. */
+  with(middle: Uint8Array): Buffer {
+    const crc = (multModP(this.#pastAfter, zlib.crc32(middle, this.#crcBefore)) ^ this.#crcAfter) >>> 0;
+    const trailer = Buffer.allocUnsafe(8);
+    trailer.writeUInt32LE(crc, 0);
+    trailer.writeUInt32LE((this.#plainLength + middle.length) % 2 ** 32, 4);
+    return Buffer.concat([this.#head, ...storedBlocks(middle), this.#tail, trailer]);
+  }
+}
+
+// ID1 ID2, CM = deflate, no flags, no modification time, no extra flags, OS unknown.
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+const STORED_MAX = 0xffff;
+
+/** Non-final stored blocks holding `data` (BFINAL 0, BTYPE 00, then LEN and its complement). */
+function storedBlocks(data: Uint8Array): Uint8Array[] {
+  const blocks: Uint8Array[] = [];
+  for (let at = 0; at === 0 || at < data.length; at += STORED_MAX) {
+    const chunk = data.subarray(at, at + STORED_MAX);
+    const header = Buffer.alloc(5);
+    header.writeUInt16LE(chunk.length, 1);
+    header.writeUInt16LE(~chunk.length & 0xffff, 3);
+    blocks.push(header, chunk);
+  }
+  return blocks;
+}
+
+// CRC-32 arithmetic modulo its polynomial (reflected), after zlib's crc32.c.
+const POLY = 0xedb88320;
+
+/** a·b modulo the polynomial. */
+function multModP(a: number, b: number): number {
+  let m = 0x80000000;
+  let p = 0;
+  for (;;) {
+    if (a & m) {
+      p ^= b;
+      if ((a & (m - 1)) === 0) break;
+    }
+    m >>>= 1;
+    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1;
+  }
+  return p >>> 0;
+}
+
+/** x^(2^k) modulo the polynomial, for k = 0..31. */
+const X2N: number[] = [];
+for (let k = 0, p = 0x40000000; k < 32; k++, p = multModP(p, p)) X2N.push(p);
+
+/** x^(n·2^k) modulo the polynomial. */
+function x2nModP(n: number, k: number): number {
+  let p = 0x80000000;
+  for (; n > 0; n = Math.floor(n / 2), k++) {
+    if (n % 2 === 1) p = multModP(X2N[k & 31]!, p);
+  }
+  return p;
+}
