@@ -30,8 +30,11 @@
   const painted = () => performance.getEntriesByName('first-contentful-paint').length > 0;
   const canWatch =
     typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('paint');
-  // A tab opened in the background paints nothing until it is shown: it starts anyway.
-  if (!document.getElementById('root')?.firstElementChild || !canWatch || painted() || document.hidden) {
+  // A tab opened in the background paints nothing until it is shown: it starts anyway. So does an
+  // address with a query: the app has something to do with it at once (a sale link's `?code=` is
+  // remembered for the cart, and must be even if the visitor moves on before the paint).
+  const now = !document.getElementById('root')?.firstElementChild || !canWatch || painted() || document.hidden;
+  if (now || window.location.search) {
     start();
     return;
   }
