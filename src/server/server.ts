@@ -58,48 +58,60 @@ export const pointAssetsAtBase = (html: string, basePath: string) =>
 
 type ManifestChunk = { file: string; css?: string[]; imports?: string[]; isEntry?: boolean };
 
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /\n?\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+const BOOT_MARK = '<!--app-boot-->';
+
 /**
- * The built index.html, read once. For a screen whose code is in lazy chunks (the product page,
- * the sign-in layout and screen), the head also preloads those chunks, their imports and their CSS,
- * found in Vite's manifest, so the screen does not wait for the entry script to ask for them (and
- * a server-rendered screen has its styles before it is first painted).
+ * The built index.html, read once. Vite's entry script and module preloads give way to one small
+ * classic script (`boot.js`, from src/web/public) that asks for them once the page has been
+ * painted: the page arrives rendered (issue 12), its stylesheet and typeface paint it and its
+ * scripts only make it interactive, so on a slow phone they should not share the bandwidth with
+ * those (decision 015). For a screen whose code is in lazy chunks (the product page, the sign-in
+ * layout and screen), the boot script also asks for those chunks and their imports, found in
+ * Vite's manifest, and the head links their CSS, so the screen does not wait for the entry script
+ * to ask for them and a server-rendered screen has its styles before it is first painted.
  */
 export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
-  // The page arrives rendered (issue 12): its stylesheet and typeface paint it, its scripts only
-  // make it interactive. Fetched at low priority, the scripts leave the bandwidth of a slow phone
-  // to those first (Lighthouse's mobile first paint: 1.59 -> 0.91 s on the home page).
-  const html = pointAssetsAtBase(readFileSync(path.join(webDir, 'index.html'), 'utf8'), basePath)
-    .replaceAll('<script type="module" crossorigin src=', '<script type="module" crossorigin fetchpriority="low" src=')
-    .replaceAll(
-      '<link rel="modulepreload" crossorigin href=',
-      '<link rel="modulepreload" crossorigin fetchpriority="low" href=',
-    );
+  const built = pointAssetsAtBase(readFileSync(path.join(webDir, 'index.html'), 'utf8'), basePath);
+  const entry = ENTRY_SCRIPT.exec(built)?.[1];
+  if (!entry) throw new Error(`${webDir}/index.html has no entry script`);
+  const entryModules = [...built.matchAll(MODULE_PRELOAD)].map((match) => match[1] ?? '');
+  const html = built.replace(MODULE_PRELOAD, '').replace(ENTRY_SCRIPT, BOOT_MARK);
+  const withBoot = (modules: string[], headTags: string[]) =>
+    html
+      .replace(
+        BOOT_MARK,
+        `<script src="${basePath}/boot.js" defer fetchpriority="low" data-entry="${entry}" data-modules="${modules.join(' ')}"></script>`,
+      )
+      .replace('</head>', headTags.length ? `  ${headTags.join('\n    ')}\n  </head>` : '</head>');
   let manifest: Record<string, ManifestChunk> = {};
   try {
     manifest = JSON.parse(readFileSync(path.join(webDir, '.vite/manifest.json'), 'utf8'));
   } catch {}
-  const withPreloads = new Map<string, string>();
-  const preloadTags = (key: string, seen = new Set<string>()): string[] => {
+  const collect = (key: string, seen: Set<string>, modules: string[], styles: string[]) => {
     const chunk = manifest[key];
-    if (!chunk || seen.has(key)) return [];
+    if (!chunk || seen.has(key)) return;
     seen.add(key);
-    return [
-      ...(html.includes(chunk.file)
-        ? []
-        : [`<link rel="modulepreload" crossorigin fetchpriority="low" href="${basePath}/${chunk.file}">`]),
-      ...(chunk.css ?? []).map((css) => `<link rel="stylesheet" crossorigin href="${basePath}/${css}">`),
-      ...(chunk.imports ?? []).filter((i) => !manifest[i]?.isEntry).flatMap((i) => preloadTags(i, seen)),
-    ];
+    const file = `${basePath}/${chunk.file}`;
+    if (file !== entry && !modules.includes(file)) modules.push(file);
+    for (const css of chunk.css ?? []) styles.push(`<link rel="stylesheet" crossorigin href="${basePath}/${css}">`);
+    for (const imported of chunk.imports ?? [])
+      if (!manifest[imported]?.isEntry) collect(imported, seen, modules, styles);
   };
+  const plain = withBoot(entryModules, []);
+  const withScreens = new Map<string, string>();
   return (_url, screenModules) => {
-    if (!screenModules?.length) return html;
+    if (!screenModules?.length) return plain;
     const key = screenModules.join(' ');
-    let page = withPreloads.get(key);
+    let page = withScreens.get(key);
     if (page === undefined) {
       const seen = new Set<string>();
-      const tags = screenModules.flatMap((module) => preloadTags(module, seen));
-      page = html.replace('</head>', `${tags.join('\n    ')}\n  </head>`);
-      withPreloads.set(key, page);
+      const modules = [...entryModules];
+      const styles: string[] = [];
+      for (const module of screenModules) collect(module, seen, modules, styles);
+      page = withBoot(modules, styles);
+      withScreens.set(key, page);
     }
     return page;
   };

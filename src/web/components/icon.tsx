@@ -1,5 +1,7 @@
 /**
  * Line icons drawn inline (no icon font to download). Markup is our own constant, never content.
+ * How they are stroked is the `.icon` rule's (styles/_shop.scss), not repeated on each of a page's
+ * dozens of icons (the product page: 16 KB of its 48 KB of HTML were those attributes).
  * The shell's and the common screens' icons; the product page adds the rest (addIcons) in its chunk.
  */
 const ICONS: Record<string, string> = {
@@ -43,13 +45,7 @@ export function Icon({ name, size = 24, className }: { name: string; size?: numb
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
       aria-hidden="true"
-      focusable="false"
       dangerouslySetInnerHTML={{ __html: ICONS[name] ?? ICONS.check! }}
     />
   );
@@ -57,4 +53,4 @@ export function Icon({ name, size = 24, className }: { name: string; size?: numb
 
 /** The same icon as markup, for HTML the server rendered (a text page's `<span class="icon-badge icon-code">`). */
 export const iconSvg = (name: string, size = 24) =>
-  `<svg class="icon" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${ICONS[name] ?? ICONS.check!}</svg>`;
+  `<svg class="icon" width="${size}" height="${size}" viewBox="0 0 24 24" aria-hidden="true">${ICONS[name] ?? ICONS.check!}</svg>`;

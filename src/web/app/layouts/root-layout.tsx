@@ -14,23 +14,31 @@ const ConsentBanner = lazy(() =>
   import('../../components/consent-banner.tsx').then((m) => ({ default: m.ConsentBanner })),
 );
 
+/**
+ * The consent bar, once the page runs. Its own component: when hydration ends, only it renders
+ * again, not the whole page (the layout re-rendering every screen in one task after hydration).
+ */
+function Consent() {
+  const hydrated = useHydrated();
+  return hydrated && clientConfig.gaMeasurementId ? (
+    <Suspense fallback={null}>
+      <ConsentBanner />
+    </Suspense>
+  ) : null;
+}
+
 /** Header, screen, footer. Every route change scrolls to the top and sets the page-type flag. */
 export function RootLayout() {
   useRouteChangeEffects();
   const { search } = useLocation();
   useEffect(() => rememberCodeFromLink(search), [search]);
-  const hydrated = useHydrated();
 
   return (
     <HydrationFrame>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      {hydrated && clientConfig.gaMeasurementId && (
-        <Suspense fallback={null}>
-          <ConsentBanner />
-        </Suspense>
-      )}
+      <Consent />
       <TestPaymentsBanner />
       <Header />
       <main id="main">

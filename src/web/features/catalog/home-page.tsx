@@ -106,10 +106,19 @@ function KitGrid() {
   );
 }
 
+// The teaser is asked for by the browser: the server's page (and its hydration) end before it. Its
+// own component: when hydration ends, only it renders again, not the whole page around it.
+function LatestPosts() {
+  const hydrated = useHydrated();
+  return hydrated ? (
+    <Suspense fallback={null}>
+      <BlogTeaser />
+    </Suspense>
+  ) : null;
+}
+
 export function HomePage() {
   useTitleAndPageView(HOME_TITLE);
-  // The teaser is asked for by the browser: the server's page (and its hydration) end before it.
-  const hydrated = useHydrated();
   return (
     <>
       <section className="hero">
@@ -209,11 +218,7 @@ export function HomePage() {
       </section>
 
       {/* The latest blog post's teaser (an HTML fragment from /blog/latest.php); nothing without one. */}
-      {hydrated && (
-        <Suspense fallback={null}>
-          <BlogTeaser />
-        </Suspense>
-      )}
+      <LatestPosts />
     </>
   );
 }

@@ -1,0 +1,48 @@
+// Starts the app's modules once the server-rendered page has been painted (served as it is, no
+// build step; the page shell writes this tag in place of Vite's entry script, see `builtTemplate`
+// in src/server/server.ts and decision 015). The page is complete without its scripts: on a slow
+// phone they would only take bandwidth from the stylesheet, the typeface and the images the first
+// screen shows. A screen the browser renders itself (an empty #root) starts at once.
+(() => {
+  // The data layer exists from the page's first script on, as Google's own snippet makes it: what
+  // reads or pushes to it before the app runs finds it (the app's events follow once it runs).
+  window.dataLayer = window.dataLayer || [];
+  const tag = document.currentScript;
+  const entry = tag.dataset.entry;
+  const modules = (tag.dataset.modules ?? '').split(' ').filter(Boolean);
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (const href of modules) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = entry;
+    document.head.append(script);
+  };
+  const painted = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+  const canWatch =
+    typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('paint');
+  // A tab opened in the background paints nothing until it is shown: it starts anyway. So does an
+  // address with a query: the app has something to do with it at once (a sale link's `?code=` is
+  // remembered for the cart, and must be even if the visitor moves on before the paint).
+  const now = !document.getElementById('root')?.firstElementChild || !canWatch || painted() || document.hidden;
+  if (now || window.location.search) {
+    start();
+    return;
+  }
+  new PerformanceObserver((list, observer) => {
+    if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+    observer.disconnect();
+    start();
+  }).observe({ type: 'paint', buffered: true });
+  // Whatever happens to the paint, the page becomes interactive.
+  setTimeout(start, 3_000);
+})();
