@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { type Stack, startStack } from '../scripts/stack/stack.ts';
-import { buildIsStale } from '../scripts/start.mjs';
+import { buildIsStale, SERVER_NODE_ARGS } from '../scripts/start.mjs';
 import { analyseBundle, type BundleFigures } from './lib/bundle.ts';
 import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
@@ -557,10 +557,15 @@ async function startupSection(catalog: CatalogSource): Promise<void> {
     const entry = entryNow();
     const before = cpuSnapshot();
     const began = performance.now();
-    const child = startChild('start-up (second start)', process.execPath, [path.join(ROOT, entry)], {
-      cwd: ROOT,
-      env: serverEnv({ port, dataDir, catalogDir: catalog.dir }),
-    });
+    const child = startChild(
+      'start-up (second start)',
+      process.execPath,
+      [...SERVER_NODE_ARGS, path.join(ROOT, entry)],
+      {
+        cwd: ROOT,
+        env: serverEnv({ port, dataDir, catalogDir: catalog.dir }),
+      },
+    );
     second = { child, port, url: `http://127.0.0.1:${port}`, pid: child.proc.pid ?? 0, dataDir };
     await waitFor200(`${second.url}/readyz`, child, { timeoutMs: 60_000, intervalMs: 10 });
     const elapsed = performance.now() - began;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SERVER_NODE_ARGS } from '../../scripts/start.mjs';
 import { type Child, freePort, startChild, stopChild, stopStrays, waitFor200 } from './proc.ts';
 
 export const BENCH_SESSION_SECRET = 'kitshop-bench-session-secret-0123456789';
@@ -48,7 +49,7 @@ export async function startServer(
   },
 ): Promise<Server> {
   const port = await freePort();
-  const child = startChild(name, process.execPath, [path.join(root, options.entry)], {
+  const child = startChild(name, process.execPath, [...SERVER_NODE_ARGS, path.join(root, options.entry)], {
     cwd: root,
     env: serverEnv({ port, ...options }),
   });
