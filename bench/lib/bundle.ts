@@ -68,6 +68,8 @@ export function analyseBundle(webDir: string): BundleFigures {
   }
 
   const jsFiles = new Set<string>();
+  // The page shell loads the entry through boot.js (a plain script from public/, see `builtTemplate`).
+  if (existsSync(path.join(webDir, 'boot.js'))) jsFiles.add('boot.js');
   const queue = entryJs.map(localPath).filter((p): p is string => p !== undefined);
   while (queue.length > 0) {
     const file = queue.shift()!;
