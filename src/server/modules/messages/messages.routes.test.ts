@@ -194,7 +194,7 @@ describe('blog', () => {
 
   it("serves the list and each post inside the shop's page shell, with the text in the page and the blog's head", async () => {
     const rootHtml = (body: string) =>
-      /<div id="root">([\s\S]*)<\/div>\s*<script type="application\/json" id="initial-data">/.exec(body)?.[1];
+      /<div id="root">([\s\S]*)<\/div>\s*<script type="application\/json" id="client-config">/.exec(body)?.[1];
     const { client: browser, user } = await signedInClient(t.app, t.pool, { name: 'Ada Reader' });
     const post = await browser.get('/blog/older-post');
     expect(post.statusCode).toBe(200);
