@@ -7,6 +7,28 @@
   // The data layer exists from the page's first script on, as Google's own snippet makes it: what
   // reads or pushes to it before the app runs finds it (the app's events follow once it runs).
   window.dataLayer = window.dataLayer || [];
+  // A link that carries the stored return path (Google sign-in) is drawn by the server without it,
+  // since it lives in this browser's storage: clicked before the app has drawn it again, it gets
+  // it here (the server checks the value, as it does the app's).
+  document.addEventListener(
+    'click',
+    (event) => {
+      const link = event.target instanceof Element ? event.target.closest('a[data-return-path]') : null;
+      if (!link) return;
+      let stored = null;
+      try {
+        stored = window.localStorage.getItem('returnPath');
+      } catch {
+        // storage refused: the link goes as it is, to the default screen
+      }
+      if (!stored) return;
+      const url = new URL(link.href);
+      if (url.searchParams.get('returnPath')) return;
+      url.searchParams.set('returnPath', stored.replace(/^\//, ''));
+      link.href = url.href;
+    },
+    true,
+  );
   const tag = document.currentScript;
   const entry = tag.dataset.entry;
   const modules = (tag.dataset.modules ?? '').split(' ').filter(Boolean);

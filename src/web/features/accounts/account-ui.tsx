@@ -76,9 +76,11 @@ export function GoogleButton({ label }: { label: 'Sign in with Google' | 'Sign u
       <div className="auth-divider" aria-hidden="true">
         <span>or</span>
       </div>
+      {/* Clicked before the app has started, boot.js adds the stored return path (data-return-path). */}
       <a
         className="btn btn-outline-secondary w-100 google-button"
         href={googleSignInUrl(hydrated ? getReturnPath() : null)}
+        data-return-path=""
       >
         <GoogleMark />
         {label}
