@@ -265,6 +265,26 @@ test.describe
       await expect(page.locator('header').getByRole('button', { name: 'Grace G' })).toBeVisible();
     });
 
+    test.describe('before the app has started', () => {
+      test.use({ allowedConsoleErrors: [/ERR_FAILED|Failed to load/] });
+      test('Sign in with Google still lands on the stored return path', async ({ page, request }) => {
+        const kits = await (await request.post('api/products')).json();
+        await page.goto(`/product/${kits[1].sef_id}`);
+        await page.evaluate((sef) => window.localStorage.setItem('returnPath', `product/${sef}`), kits[1].sef_id);
+        setGoogleClaims({
+          sub: `google-${randomBytes(4).toString('hex')}`,
+          email: uniqueEmail('g'),
+          email_verified: true,
+          name: 'Gus G',
+        });
+        // The app's scripts never arrive: the server's link and the page's first script (boot.js) are all there is.
+        await page.route(/\/assets\/[^/]+\.js$/, (route) => route.abort());
+        await page.goto('/login');
+        await page.getByRole('link', { name: 'Sign in with Google' }).click();
+        await expect(page).toHaveURL(new RegExp(`/product/${kits[1].sef_id}$`));
+      });
+    });
+
     test('an existing user with the same verified e-mail is linked and signed in', async ({ page, db }) => {
       const user = await createAccount(db, { name: 'Existing Person' });
       setGoogleClaims({

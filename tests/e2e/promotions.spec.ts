@@ -243,3 +243,15 @@ test.describe('bundles', () => {
     for (const kit of bundle.includes!) await expect(page.getByRole('heading', { name: kit.title })).toBeVisible();
   });
 });
+
+test.describe('a sale link before the app has started', () => {
+  // The app's scripts never arrive here: only the page's own first script (boot.js) runs.
+  test.use({ allowedConsoleErrors: [/ERR_FAILED|Failed to load/] });
+  test('keeps its code for the cart', async ({ page }) => {
+    await page.route(/\/assets\/[^/]+\.js$/, (route) => route.abort());
+    await page.goto('/?code=summer-25');
+    expect(await page.evaluate(() => window.localStorage.getItem('discountCode'))).toBe('summer-25');
+    await page.goto('/?code=not%20a%20code');
+    expect(await page.evaluate(() => window.localStorage.getItem('discountCode'))).toBe('summer-25');
+  });
+});

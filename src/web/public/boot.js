@@ -7,6 +7,15 @@
   // The data layer exists from the page's first script on, as Google's own snippet makes it: what
   // reads or pushes to it before the app runs finds it (the app's events follow once it runs).
   window.dataLayer = window.dataLayer || [];
+  // A sale link's `?code=` is remembered for the cart here, before anything else loads, as the app
+  // does on every address it shows (`rememberCodeFromLink`): a visitor who moves on before the app
+  // has started keeps the code.
+  try {
+    const code = new URLSearchParams(window.location.search).get('code')?.trim();
+    if (code && /^[A-Za-z0-9_-]{2,40}$/.test(code)) window.localStorage.setItem('discountCode', code);
+  } catch {
+    // storage refused: the cart's own field still takes the code
+  }
   // A link that carries the stored return path (Google sign-in) is drawn by the server without it,
   // since it lives in this browser's storage: clicked before the app has drawn it again, it gets
   // it here (the server checks the value, as it does the app's).
