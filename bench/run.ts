@@ -749,7 +749,7 @@ function printReport(elapsedMs: number) {
   console.log(`\n## Kitshop bench (${new Date().toISOString()}, ${fmt.s(elapsedMs)})\n`);
   console.log(markdownTable(rows));
   console.log(
-    `\n${UNITS_NOTE} Loads: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s warm-up.`,
+    `\n${UNITS_NOTE} Loads: bench/lib/http-load.ts, ${CONNECTIONS} keep-alive connections, ${DURATION_S} s after ${WARMUP_S} s warm-up.`,
   );
 
   if (busyRuns > 0) {

@@ -1,4 +1,4 @@
-import autocannon, { type Options, type Result } from 'autocannon';
+import { runHttpLoad } from './http-load.ts';
 import { cpuSnapshot, foreignCpu } from './proc.ts';
 
 export const CONNECTIONS = 50;
@@ -21,17 +21,6 @@ export type LoadFigures = {
   foreignTop: string[];
 };
 
-async function fire(options: Options): Promise<Result> {
-  const instance = autocannon(options);
-  // autocannon stops itself after `duration`; this is a backstop so no run can hang the bench.
-  const backstop = setTimeout(() => instance.stop(), ((options.duration ?? 10) + 15) * 1000);
-  try {
-    return await instance;
-  } finally {
-    clearTimeout(backstop);
-  }
-}
-
 /** What Chromium sends with every request: the load runs ask as a browser does, unless told otherwise. */
 export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
@@ -42,21 +31,19 @@ export async function measureLoad(
   method: 'GET' | 'POST',
   headers: Record<string, string> = {},
 ): Promise<LoadFigures> {
-  const { hostname } = new URL(url);
-  if (hostname !== '127.0.0.1') throw new Error(`bench: refusing to load a non-loopback URL: ${url}`);
-  const base: Options = { url, method, headers, connections: CONNECTIONS, timeout: 5 };
-  await fire({ ...base, duration: WARMUP_S });
+  const base = { url, method, headers, connections: CONNECTIONS, timeoutS: 5 };
+  await runHttpLoad({ ...base, durationS: WARMUP_S });
   const before = cpuSnapshot();
-  const result = await fire({ ...base, duration: DURATION_S });
+  const result = await runHttpLoad({ ...base, durationS: DURATION_S });
   const foreign = foreignCpu(before, cpuSnapshot());
   const figures: LoadFigures = {
     label,
     url,
     method,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    total: result.requests.total,
+    requestsPerSecond: result.requestsPerSecond,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    total: result.total,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
