@@ -58,7 +58,10 @@ function readHead(buffer: Buffer): Answer | null {
     const line = head[i]!;
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).toLowerCase();
-    const value = line.slice(colon + 1).trim().toLowerCase();
+    const value = line
+      .slice(colon + 1)
+      .trim()
+      .toLowerCase();
     if (name === 'content-length') length = Number(value);
     else if (name === 'transfer-encoding') chunked = value.includes('chunked');
     else if (name === 'connection') close = value === 'close';
@@ -86,7 +89,8 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
       for (const socket of sockets) socket.destroy();
       const elapsedS = (performance.now() - started) / 1000;
       latencies.sort((a, b) => a - b);
-      const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0;
+      const at = (p: number) =>
+        latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0;
       resolve({
         total: latencies.length,
         requestsPerSecond: latencies.length / elapsedS,
@@ -162,11 +166,14 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
     }, 250);
     for (let i = 0; i < options.connections; i++) connect();
     // A backstop, so no run can hang the bench: whatever is still open by then is ended.
-    setTimeout(() => {
-      if (open > 0) {
-        open = 0;
-        finish();
-      }
-    }, (options.durationS + options.timeoutS + 5) * 1000).unref();
+    setTimeout(
+      () => {
+        if (open > 0) {
+          open = 0;
+          finish();
+        }
+      },
+      (options.durationS + options.timeoutS + 5) * 1000,
+    ).unref();
   });
 }
