@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { Pool } from 'pg';
 import { createAccount, expect, grantKits, readEmail, setGoogleClaims, test } from './fixtures.ts';
 
@@ -249,39 +249,37 @@ test.describe
   .serial('Google sign-in', () => {
     test.skip(({ isMobile }) => isMobile, 'journeys run once, at desktop width');
 
-    test('a new user signs in with Google and lands on the stored return path', async ({ page, request }) => {
-      const kits = await (await request.post('api/products')).json();
-      await page.goto(`/product/${kits[0].sef_id}`);
-      await page.evaluate((sef) => window.localStorage.setItem('returnPath', `product/${sef}`), kits[0].sef_id);
+    /** A kit page stored as the return path, and a new Google account with a verified e-mail. */
+    async function returnPathAndNewGoogleAccount(page: Page, request: APIRequestContext, kit: number, name: string) {
+      const sefId: string = (await (await request.post('api/products')).json())[kit].sef_id;
+      await page.goto(`/product/${sefId}`);
+      await page.evaluate((sef) => window.localStorage.setItem('returnPath', `product/${sef}`), sefId);
       setGoogleClaims({
         sub: `google-${randomBytes(4).toString('hex')}`,
         email: uniqueEmail('g'),
         email_verified: true,
-        name: 'Grace G',
+        name,
       });
+      return sefId;
+    }
+
+    test('a new user signs in with Google and lands on the stored return path', async ({ page, request }) => {
+      const sefId = await returnPathAndNewGoogleAccount(page, request, 0, 'Grace G');
       await page.goto('/login');
       await page.getByRole('link', { name: 'Sign in with Google' }).click();
-      await expect(page).toHaveURL(new RegExp(`/product/${kits[0].sef_id}$`));
+      await expect(page).toHaveURL(new RegExp(`/product/${sefId}$`));
       await expect(page.locator('header').getByRole('button', { name: 'Grace G' })).toBeVisible();
     });
 
     test.describe('before the app has started', () => {
       test.use({ allowedConsoleErrors: [/ERR_FAILED|Failed to load/] });
       test('Sign in with Google still lands on the stored return path', async ({ page, request }) => {
-        const kits = await (await request.post('api/products')).json();
-        await page.goto(`/product/${kits[1].sef_id}`);
-        await page.evaluate((sef) => window.localStorage.setItem('returnPath', `product/${sef}`), kits[1].sef_id);
-        setGoogleClaims({
-          sub: `google-${randomBytes(4).toString('hex')}`,
-          email: uniqueEmail('g'),
-          email_verified: true,
-          name: 'Gus G',
-        });
+        const sefId = await returnPathAndNewGoogleAccount(page, request, 1, 'Gus G');
         // The app's scripts never arrive: the server's link and the page's first script (boot.js) are all there is.
         await page.route(/\/assets\/[^/]+\.js$/, (route) => route.abort());
         await page.goto('/login');
         await page.getByRole('link', { name: 'Sign in with Google' }).click();
-        await expect(page).toHaveURL(new RegExp(`/product/${kits[1].sef_id}$`));
+        await expect(page).toHaveURL(new RegExp(`/product/${sefId}$`));
       });
     });
 

@@ -7,7 +7,8 @@ import { browserStorage, type StorageLike } from '../storage.ts';
  * sent with every pricing of the cart, dropped when the server refuses it.
  */
 export const DISCOUNT_CODE_KEY = 'discountCode';
-const CODE = /^[A-Za-z0-9_-]{2,40}$/;
+/** What a code may look like, as `DiscountCodeText` (common/schemas) allows it; boot.js checks a sale link's code with it too. */
+export const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9_-]{2,40}$/;
 
 export function createDiscountCodeStore(storage: StorageLike) {
   const listeners = new Set<() => void>();
@@ -17,10 +18,10 @@ export function createDiscountCodeStore(storage: StorageLike) {
   return {
     get(): string | null {
       const value = storage.getItem(DISCOUNT_CODE_KEY);
-      return value && CODE.test(value) ? value : null;
+      return value && DISCOUNT_CODE_PATTERN.test(value) ? value : null;
     },
     set(code: string): void {
-      if (!CODE.test(code)) return;
+      if (!DISCOUNT_CODE_PATTERN.test(code)) return;
       storage.setItem(DISCOUNT_CODE_KEY, code);
       notify();
     },
@@ -49,5 +50,5 @@ export function useDiscountCode(): string | null {
 /** `?code=SPRING` on a store link (a shareable sale link): remembers the code for the cart. */
 export function rememberCodeFromLink(search: string): void {
   const code = new URLSearchParams(search).get('code')?.trim();
-  if (code && CODE.test(code)) discountCodeStore.set(code);
+  if (code && DISCOUNT_CODE_PATTERN.test(code)) discountCodeStore.set(code);
 }
