@@ -320,12 +320,15 @@ async function webhookSection(
   where = 'PG server, one instance',
   tag?: string,
 ): Promise<void> {
-  section(`webhooks [${where}]: ${ORDERS * 2} concurrent deliveries for ${ORDERS} orders (each event twice)`);
+  section(
+    `webhooks [${where}]: ${ORDERS * 2} concurrent deliveries for ${ORDERS} orders (each event twice), after one such burst`,
+  );
   try {
     const f = await measureWebhooks(url, databaseUrl, BENCH_SESSION_SECRET, tag, processes);
     const cpu = Object.entries(f.cpu).map(([name, seconds]) => `${name} ${seconds.toFixed(2)}`);
     console.log(
-      `  statuses ${JSON.stringify(f.statuses)}, p50 ${f.p50Ms} ms; CPU-s during the burst: ${cpu.join(', ')}`,
+      `  statuses ${JSON.stringify(f.statuses)} (both bursts), p50 ${f.p50Ms} ms; CPU-s during the burst: ${cpu.join(', ')}; ` +
+        `the first burst (cold server): p99 ${f.coldP99Ms} ms`,
     );
     rows.push({
       figure: `${f.deliveries} concurrent webhook deliveries: result [${where}]`,
@@ -336,7 +339,7 @@ async function webhookSection(
     rows.push({
       figure: `Webhook delivery p99 [${where}]`,
       target: '≤ 200 ms',
-      measured: `${f.p99Ms} ms (p50 ${f.p50Ms} ms)`,
+      measured: `${f.p99Ms} ms (p50 ${f.p50Ms} ms; first burst on the new server ${f.coldP99Ms} ms)`,
       ok: f.p99Ms <= 200,
     });
   } catch (error) {

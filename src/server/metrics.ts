@@ -104,9 +104,10 @@ function sameToken(given: string, expected: string): boolean {
  * and serves `GET /metrics` to `Authorization: Bearer {token}`; anything else gets 401.
  */
 export function registerMetrics(app: FastifyInstance, scope: FastifyInstance, metrics: Metrics, token: string) {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   scope.get('/metrics', { config: { csrf: false }, compress: false }, async (request, reply) => {
     const header = request.headers.authorization ?? '';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Paddle Billing's webhook events, read into the shop's own small set of events. Only the fields
- * the shop relies on are checked; everything else in the payload is kept as received.
+ * the shop relies on are checked and read (unknown keys are dropped from what is read, not
+ * copied); the payload itself is stored as received.
  */
 const Money = z.object({ amount: z.string().regex(/^-?\d+$/), currency_code: z.string() });
 
@@ -10,23 +11,13 @@ const TransactionData = z.object({
   id: z.string().min(1),
   status: z.string(),
   currency_code: z.string(),
-  custom_data: z.object({ order_id: z.string().optional() }).passthrough().nullable().optional(),
-  items: z.array(
-    z
-      .object({ price: z.object({ id: z.string(), unit_price: Money }).passthrough(), quantity: z.number().int() })
-      .passthrough(),
-  ),
+  custom_data: z.object({ order_id: z.string().optional() }).nullable().optional(),
+  items: z.array(z.object({ price: z.object({ id: z.string(), unit_price: Money }), quantity: z.number().int() })),
   details: z
     .object({
-      totals: z
-        .object({ subtotal: z.string().regex(/^-?\d+$/), discount: z.string().regex(/^-?\d+$/) })
-        .passthrough()
-        .optional(),
-      line_items: z
-        .array(z.object({ id: z.string(), price_id: z.string(), quantity: z.number().int() }).passthrough())
-        .optional(),
+      totals: z.object({ subtotal: z.string().regex(/^-?\d+$/), discount: z.string().regex(/^-?\d+$/) }).optional(),
+      line_items: z.array(z.object({ id: z.string(), price_id: z.string(), quantity: z.number().int() })).optional(),
     })
-    .passthrough()
     .optional(),
 });
 
@@ -35,7 +26,7 @@ const AdjustmentData = z.object({
   action: z.string(),
   status: z.string(),
   transaction_id: z.string().min(1),
-  items: z.array(z.object({ item_id: z.string(), type: z.string() }).passthrough()).default([]),
+  items: z.array(z.object({ item_id: z.string(), type: z.string() })).default([]),
 });
 
 const Envelope = z.object({

@@ -71,6 +71,9 @@ async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unk
   return outcome;
 }
 
+/** How many stored event ids an instance keeps in memory to answer repeats without the database. */
+const REMEMBERED_EVENTS = 10_000;
+
 /**
  * Payment events as they arrive. Completed payments are applied in groups (`createBatchQueue`): one
  * transaction of four round trips for a whole group instead of nine for each, since a burst of
@@ -80,13 +83,29 @@ async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unk
  * a chance to wait on another instance's lock on the same order or event. Other events (refunds,
  * the rest) are applied one by one.
  */
-export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, maxInFlight: 1 }) {
+export function createPaymentEventQueue(
+  deps: Deps,
+  limits = { maxBatch: 50, maxInFlight: 1 },
+  remembered = REMEMBERED_EVENTS,
+) {
   const completed = createBatchQueue((group: Incoming[]) => applyCompletedEvents(deps, group), limits);
   const applyOne = (received: ReceivedEvent, payload: unknown): Promise<Outcome> =>
     isCompleted(received) ? completed.push({ received, payload }) : applyOtherEvent(deps, received, payload);
   /** Events this instance is applying now, by event id: a repeat waits for that one instead of the database. */
   const applying = new Map<string, Promise<Outcome>>();
+  /**
+   * The ids of the last events this instance stored (committed), oldest first: a repeat of one
+   * (Paddle delivers an event again when an answer was slow or lost, often within the same burst)
+   * is answered at once instead of with a transaction of its own that only finds the stored row.
+   * Another instance, or this one after a restart, asks the database as before.
+   */
+  const stored = new Set<string>();
+  const remember = (eventId: string) => {
+    stored.add(eventId);
+    if (stored.size > remembered) stored.delete(stored.values().next().value as string);
+  };
   async function apply(received: ReceivedEvent, payload: unknown): Promise<Outcome> {
+    if (stored.has(received.eventId)) return 'duplicate';
     const earlier = applying.get(received.eventId);
     if (earlier) {
       // Answered once the first delivery's transaction committed, its event row stored: a repeat.
@@ -100,7 +119,9 @@ export function createPaymentEventQueue(deps: Deps, limits = { maxBatch: 50, max
     const applied = applyOne(received, payload);
     applying.set(received.eventId, applied);
     try {
-      return await applied;
+      const outcome = await applied;
+      remember(received.eventId);
+      return outcome;
     } finally {
       if (applying.get(received.eventId) === applied) applying.delete(received.eventId);
     }

@@ -390,7 +390,7 @@ describe('payment events that arrive together', () => {
    * The queue the webhook route uses, over a database handle that counts its transactions and,
    * with `failFirst`, loses the first one after its work, before the commit (it rolls back).
    */
-  function countedQueue(options: { failFirst?: boolean } = {}) {
+  function countedQueue(options: { failFirst?: boolean; remembered?: number } = {}) {
     const counter = { transactions: 0, mailNudges: 0 };
     const db = Object.create(t.db) as TestApp['db'];
     db.transaction = (async (work: Parameters<TestApp['db']['transaction']>[0]) => {
@@ -402,7 +402,11 @@ describe('payment events that arrive together', () => {
         return result;
       });
     }) as TestApp['db']['transaction'];
-    const queue = createPaymentEventQueue({ db, config: t.config, mailQueued: () => counter.mailNudges++ });
+    const queue = createPaymentEventQueue(
+      { db, config: t.config, mailQueued: () => counter.mailNudges++ },
+      undefined,
+      options.remembered,
+    );
     return { counter, apply: (event: object) => queue.apply(readPaddleEvent(event), event) };
   }
 
@@ -450,6 +454,19 @@ describe('payment events that arrive together', () => {
     await new Promise((resolve) => setImmediate(resolve)); // the first delivery's group is on its way
     expect(await Promise.all([first, apply(a.event), apply(a.event)])).toEqual(['fulfilled', 'duplicate', 'duplicate']);
     expect(counter.transactions).toBe(1);
+    expect(await ownedBy(a.user.id)).toEqual([kits[0]!.id]);
+  });
+
+  it('answers a repeat of an event it stored before without a transaction, and asks the database once it forgot it', async () => {
+    const [a, b] = [await pendingOrder(), await pendingOrder()];
+    const { counter, apply } = countedQueue({ remembered: 1 });
+    expect(await apply(a.event)).toBe('fulfilled');
+    expect(await apply(a.event)).toBe('duplicate');
+    expect(counter.transactions).toBe(1);
+    // Only the last stored event is remembered here: a's repeat is checked against its stored row.
+    expect(await apply(b.event)).toBe('fulfilled');
+    expect(await apply(a.event)).toBe('duplicate');
+    expect(counter.transactions).toBe(3);
     expect(await ownedBy(a.user.id)).toEqual([kits[0]!.id]);
   });
 
