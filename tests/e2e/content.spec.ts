@@ -146,8 +146,9 @@ test.describe('links inside a text', () => {
     }) => {
       await page.goto(`${base}/cookie-policy`);
       // Clicked before the app has started, the link loads the page as a plain link does: this
-      // test is about the app's own navigation, so it waits for the page to be hydrated.
-      await expect(page.locator('fieldset.hydration-frame').first()).toBeEnabled();
+      // test is about the app's own navigation, so it waits for the text itself to be hydrated
+      // (its screen is a chunk of its own, hydrated after the layout).
+      await expect(page.locator('.static-page[data-hydrated]')).toBeVisible();
       await page.evaluate(() => Object.assign(window, { sameDocument: true }));
       const link = page.locator('.static-prose').getByRole('link', { name: 'Privacy Policy' });
       await expect(link).toHaveAttribute('href', href);

@@ -4,6 +4,7 @@ import { useLocation } from 'react-router';
 import { longDate } from '../../common/dates.ts';
 import type { ContentPage } from '../../common/schemas/content.ts';
 import { splitContentHtml, withIcons } from '../lib/content-html.ts';
+import { useHydrated } from '../lib/hydration.ts';
 import { useRouterLinks } from '../lib/router-links.ts';
 import { useCurrentSection } from '../lib/use-current-section.ts';
 import { HtmlContent } from './html-content.tsx';
@@ -40,10 +41,13 @@ export function LegalLayout({
 }) {
   const { lead, body, sections } = useMemo(() => splitContentHtml(withIcons(page.html)), [page.html]);
   const links = useRouterLinks();
+  // Marks the text as live: its links move within the app from then on (before, they load the
+  // page as plain links do).
+  const hydrated = useHydrated();
   useScrollToHash();
   const current = useCurrentSection(sections.map((s) => s.id));
   return (
-    <div className="static-page" ref={links}>
+    <div className="static-page" ref={links} data-hydrated={hydrated || undefined}>
       <header className="static-hero">
         <div className="container">
           <p className="eyebrow">{eyebrow}</p>
