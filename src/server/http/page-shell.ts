@@ -371,7 +371,7 @@ export function registerPageShell(
   ) {
     const data: InitialData = {
       path: routePathOf(request),
-      csrf: reply.generateCsrf(),
+      csrf: reply.csrfToken(),
       baseUrl: config.publicUrl,
       user: user ? { id: user.id, name: user.name, ...(owner ? { owner: true } : {}) } : {},
     };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { browserSession, createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { randomPool } from './security.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,6 +43,26 @@ describe('CSRF', () => {
     expect((await probe('GET', '/api/csrf-probe-get')).statusCode).toBe(419);
     const { csrf, cookie } = await browserSession(t.app);
     expect((await probe('GET', '/api/csrf-probe-get', { 'x-csrf-token': csrf, cookie })).statusCode).toBe(200);
+  });
+
+  it('gives a first visit one new secret cookie, and a returning visitor a new token for the secret it has', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/' });
+    const secrets = first.cookies.filter((c) => c.name.includes('csrf'));
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0]!.value).toMatch(/^[\w-]{24}$/);
+    const { csrf, cookie } = await browserSession(t.app);
+    const again = await t.app.inject({ method: 'GET', url: '/about', headers: { cookie } });
+    expect(again.cookies.filter((c) => c.name.includes('csrf'))).toEqual([]);
+    const token = JSON.parse(/id="initial-data">(.*?)<\/script>/.exec(again.body)![1]!).csrf;
+    expect(token).not.toBe(csrf);
+    expect((await probe('POST', '/api/csrf-probe', { 'x-csrf-token': token, cookie })).statusCode).toBe(200);
+  });
+
+  it('cuts each secret from pooled random bytes once, and refills the pool when it is used up', () => {
+    const next = randomPool(18, 4);
+    const secrets = Array.from({ length: 12 }, next);
+    expect(new Set(secrets).size).toBe(12);
+    for (const secret of secrets) expect(Buffer.from(secret, 'base64url')).toHaveLength(18);
   });
 
   it('answers a POST to an unknown path with 404, not 419', async () => {

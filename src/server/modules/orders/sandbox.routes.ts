@@ -38,7 +38,7 @@ export function registerSandboxRoutes(
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(renderSandboxPage(base, found, { csrf: reply.generateCsrf(), orderId }));
+      .send(renderSandboxPage(base, found, { csrf: reply.csrfToken(), orderId }));
   });
 
   app.get('/sandbox/checkout.css', { config: { csrf: false } }, async (_request, reply) => {
