@@ -266,6 +266,8 @@ test.describe('product page', () => {
     request,
   }, testInfo) => {
     test.skip(testInfo.project.name === 'mobile', 'walks through the widths itself, phones included');
+    // Every kit at six widths: some 20 s on a quick machine, past the 30 s default on a slow one.
+    test.slow();
     const { products } = await loadCatalog(request);
     for (const kit of products) {
       await page.goto(`/product/${kit.sef_id}`);
