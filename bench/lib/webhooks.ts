@@ -131,12 +131,14 @@ export async function pendingOrderEvents(db: pg.Client | pg.Pool, sessionSecret:
   return events;
 }
 
-/** The answers of one burst: `count` new orders' events, each delivered twice, all at once. */
-async function burst(db: pg.Client, url: URL, sessionSecret: string, tag: string, count: number) {
+/** A burst's requests: `count` new orders' events, each twice, signed and encoded before any leaves. */
+async function burstRequests(db: pg.Client, url: URL, sessionSecret: string, tag: string, count: number) {
   const bodies = await pendingOrderEvents(db, sessionSecret, tag, count);
-  const requests = [...bodies, ...bodies].map(({ body, sign }) => deliveryBytes(url, body, sign()));
-  return Promise.all(requests.map((request) => deliver(url, request)));
+  return [...bodies, ...bodies].map(({ body, sign }) => deliveryBytes(url, body, sign()));
 }
+
+/** Sends every request at once; answers each one's status and latency. */
+const deliverAll = (url: URL, requests: Buffer[]) => Promise.all(requests.map((request) => deliver(url, request)));
 
 /** Waits until the outbox holds no unsent mail (the mail of a burst goes out soon after it). */
 async function outboxDrained(db: pg.Client, timeoutMs = 15_000) {
@@ -172,13 +174,12 @@ export async function measureWebhooks(
   await db.connect();
   try {
     const url = new URL(`${baseUrl}/api/webhooks/paddle`);
-    const first = await burst(db, url, sessionSecret, `warm${tag}`, ORDERS);
+    const first = await deliverAll(url, await burstRequests(db, url, sessionSecret, `warm${tag}`, ORDERS));
     await outboxDrained(db);
-    const bodies = await pendingOrderEvents(db, sessionSecret, tag, ORDERS);
-    const requests = [...bodies, ...bodies].map(({ body, sign }) => deliveryBytes(url, body, sign()));
+    const requests = await burstRequests(db, url, sessionSecret, tag, ORDERS);
     const watched = { ...processes, client: process.pid };
     const cpuBefore = Object.entries(watched).map(([name, pid]) => [name, pid, cpuSeconds(pid)] as const);
-    const answers = await Promise.all(requests.map((request) => deliver(url, request)));
+    const answers = await deliverAll(url, requests);
     const cpu = Object.fromEntries(cpuBefore.map(([name, pid, before]) => [name, cpuSeconds(pid) - before]));
     const latencies = answers.map((a) => a.ms);
     const statuses: Record<string, number> = {};

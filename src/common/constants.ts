@@ -68,3 +68,11 @@ export const RETENTION_DAYS = {
   downloadLogsAndIps: 180,
   unverifiedAccounts: 30,
 } as const;
+
+/** A discount code: letters, digits, `-` and `_` (it fits in a sale link, `?code=SPRING`, as it is). */
+export const DISCOUNT_CODE_CHARS = 'A-Za-z0-9_-';
+export const DISCOUNT_CODE_LENGTH = { min: 2, max: 40 } as const;
+/** The whole rule in one pattern, for the browser (boot.js spells it again; a test keeps them in step). */
+export const DISCOUNT_CODE_PATTERN = new RegExp(
+  `^[${DISCOUNT_CODE_CHARS}]{${DISCOUNT_CODE_LENGTH.min},${DISCOUNT_CODE_LENGTH.max}}$`,
+);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISCOUNT_CODE_CHARS, DISCOUNT_CODE_LENGTH } from '../constants.ts';
 import { parseDollarsToCents } from '../money.ts';
 
 /** Discount codes in the owner console (`/api/admin/discounts`) and `npm run discounts`. */
@@ -7,9 +8,9 @@ import { parseDollarsToCents } from '../money.ts';
 export const DiscountCodeText = z
   .string()
   .trim()
-  .min(2, 'must be at least 2 characters')
-  .max(40, 'must be at most 40 characters')
-  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
+  .min(DISCOUNT_CODE_LENGTH.min, `must be at least ${DISCOUNT_CODE_LENGTH.min} characters`)
+  .max(DISCOUNT_CODE_LENGTH.max, `must be at most ${DISCOUNT_CODE_LENGTH.max} characters`)
+  .regex(new RegExp(`^[${DISCOUNT_CODE_CHARS}]+$`), 'letters, digits, - and _ only');
 
 /** A day (`2026-12-01`, midnight UTC) or a moment with its offset (`2026-12-01T09:00:00Z`). */
 const Moment = z

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DISCOUNT_CODE_KEY, DISCOUNT_CODE_PATTERN } from './cart/discount-code.ts';
+import { DISCOUNT_CODE_PATTERN } from '../../common/constants.ts';
+import { DISCOUNT_CODE_KEY } from './cart/discount-code.ts';
 import { RETURN_PATH_KEY } from './return-path.ts';
 
 // boot.js is served as it is (no build step, no imports): what it shares with the app is spelled

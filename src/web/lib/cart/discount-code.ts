@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { DISCOUNT_CODE_PATTERN } from '../../../common/constants.ts';
 import { browserStorage, type StorageLike } from '../storage.ts';
 
 /**
@@ -7,8 +8,6 @@ import { browserStorage, type StorageLike } from '../storage.ts';
  * sent with every pricing of the cart, dropped when the server refuses it.
  */
 export const DISCOUNT_CODE_KEY = 'discountCode';
-/** What a code may look like, as `DiscountCodeText` (common/schemas) allows it; boot.js checks a sale link's code with it too. */
-export const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9_-]{2,40}$/;
 
 export function createDiscountCodeStore(storage: StorageLike) {
   const listeners = new Set<() => void>();
