@@ -9,6 +9,7 @@ import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
 import { type PageRenderer, registerPageShell, type ShellTemplate } from './http/page-shell.ts';
+import { ON_THE_FLY } from './http/precompressed.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
@@ -114,9 +115,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // HTML and JSON compressed on the fly (assets come pre-compressed from the build).
   await app.register(fastifyCompress, {
     global: true,
-    threshold: 1024,
+    threshold: ON_THE_FLY.threshold,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [(await import('node:zlib')).constants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: {
+      params: { [(await import('node:zlib')).constants.BROTLI_PARAM_QUALITY]: ON_THE_FLY.brotliQuality },
+    },
   });
   await registerSecurity(app, config, headers);
   registerSession(app, db, config);

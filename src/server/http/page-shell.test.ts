@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../tests/setup/test-app.ts';
 import { hashSessionToken } from './session.ts';
 
@@ -290,6 +290,27 @@ describe('page shell with the server renderer (issue 12)', () => {
     expect(calls.map((c) => c.url)).toEqual(['/?utm_source=x', '/?utm_source=x']);
   });
 
+  it('sends a kept page to a visitor without a session at once, and renders it again for a new catalog', async () => {
+    await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
+    const snapshot = vi.spyOn(t.catalog, 'snapshot');
+    try {
+      calls.length = 0;
+      const kept = await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
+      expect(kept.body).toContain('rendered /product/alpha-kit');
+      expect(initialData(kept.body).user).toEqual({});
+      // Neither rendered nor asked of the catalog: the page kept from the snapshot in memory.
+      expect(calls).toEqual([]);
+      expect(snapshot).not.toHaveBeenCalled();
+      t.catalog.invalidate();
+      const fresh = await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
+      expect(fresh.statusCode).toBe(200);
+      expect(calls.map((c) => c.url)).toEqual(['/product/alpha-kit']);
+      expect(snapshot).toHaveBeenCalled();
+    } finally {
+      snapshot.mockRestore();
+    }
+  });
+
   it("sends a kept page gzipped as it was compressed once, with this visitor's own data inside", async () => {
     const plain = await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
     calls.length = 0;
@@ -319,7 +340,7 @@ describe('page shell with the server renderer (issue 12)', () => {
     expect(initialData(gunzipSync(own.rawPayload).toString()).user).toEqual({ id, name: 'Ann Gzip' });
   });
 
-  it('leaves a page rendered for one request, and a client that takes no gzip, to the on-the-fly compression', async () => {
+  it('compresses a page rendered for one request as the on-the-fly compression would, and not for a client that takes none', async () => {
     const once = await t.app.inject({ method: 'GET', url: '/?utm_source=x', headers: { 'accept-encoding': 'br' } });
     expect(once.headers['content-encoding']).toBe('br');
     expect(initialData(brotliDecompressSync(once.rawPayload).toString()).path).toBe('/');

@@ -22,7 +22,7 @@ import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { GzipSplice } from '../lib/gzip-splice.ts';
 import { shopCookies } from './cookies.ts';
 import type { SendStorePage, StorePage } from './html-page.ts';
-import { acceptedEncoding, VARY_ENCODING } from './precompressed.ts';
+import { acceptedEncoding, sendCompressed, VARY_ENCODING } from './precompressed.ts';
 
 /**
  * A kit as the shell needs it: its product answer (head, JSON-LD and the rendered page), its
@@ -36,6 +36,8 @@ export type ShellKit = { product: KitProduct; kit: { docs: { slug: string }[] };
  */
 export type ShellCatalog = {
   snapshot(): Promise<{ list: KitSummary[] }>;
+  /** The snapshot `snapshot()` would answer, if it is in memory already. */
+  loaded(): object | undefined;
   entry(sefId: string): Promise<ShellKit | undefined>;
 };
 
@@ -381,16 +383,32 @@ export function registerPageShell(
       .header('cache-control', 'no-store')
       .header('vary', `Cookie, ${VARY_ENCODING}`)
       .type('text/html; charset=utf-8');
-    // A page rendered for this request only is compressed on the fly (app.ts), if at all.
     if (parts.kept && acceptedEncoding(request, ['gzip'])) {
       parts.gzip ??= new GzipSplice(parts.before, parts.after);
       return reply.header('content-encoding', 'gzip').send(parts.gzip.with(middle));
     }
-    return reply.send(Buffer.concat([parts.before, middle, parts.after]));
+    // A page rendered for this request only is compressed now, if at all.
+    return sendCompressed(request, reply, Buffer.concat([parts.before, middle, parts.after]));
   }
   const isOwner = async (user: { id: number } | null) => (user && deps.isOwner ? deps.isOwner(user.id) : false);
 
-  async function serveShell(request: FastifyRequest, reply: FastifyReply) {
+  /**
+   * The kept page of a visitor without a session, when it can be sent at once: the catalog is in
+   * memory and the page was kept from that snapshot. Most visits of a public page are this; they
+   * skip the waits of the general case below.
+   */
+  function keptForAnyone(request: FastifyRequest): Parts | undefined {
+    if (!deps.cache || request.sessionToken()) return undefined;
+    const snapshot = catalog.loaded();
+    return snapshot && snapshot === cache.snapshot ? cache.parts.get(request.url) : undefined;
+  }
+
+  function serveShell(request: FastifyRequest, reply: FastifyReply) {
+    const kept = keptForAnyone(request);
+    return kept ? send(request, reply, kept, null, false) : serveAnyShell(request, reply);
+  }
+
+  async function serveAnyShell(request: FastifyRequest, reply: FastifyReply) {
     const routePath = routePathOf(request);
     if (routePath.startsWith('/api/')) {
       return reply.status(404).send({ message: 'Not found.' });
@@ -405,8 +423,10 @@ export function registerPageShell(
     return send(request, reply, found, user, owner);
   }
 
-  app.get('/*', serveShell);
-  app.get('/', serveShell);
+  // The shell compresses its own answers (a kept page once, gzip around each visitor's data), so
+  // app.ts's on-the-fly compression and its two hooks per request stay off these routes.
+  app.get('/*', { compress: false }, serveShell);
+  app.get('/', { compress: false }, serveShell);
 
   /**
    * A server-rendered page in the shop's layout (the blog's): the app's blog screen shows its HTML,

@@ -10,6 +10,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 export type Encoding = 'br' | 'gzip';
 
+/** app.ts's on-the-fly compression: answers from this size on, brotli at this quality (gzip at zlib's default). */
+export const ON_THE_FLY = { threshold: 1024, brotliQuality: 4 } as const;
+
 /** The encoding to answer in, or null for none; brotli first, as the on-the-fly compression. */
 export function acceptedEncoding(request: FastifyRequest, offered: Encoding[] = ['br', 'gzip']): Encoding | null {
   const header = request.headers['accept-encoding'];
@@ -70,6 +73,21 @@ export function precompressedOf(owner: object, name: string, text: () => string)
     byName.set(name, body);
   }
   return body;
+}
+
+/**
+ * An answer made for this request only, compressed as app.ts's on-the-fly compression would (the
+ * same encodings, brotli quality and threshold), off the event loop: for a route that opts out of
+ * that compression (`compress: false`) because its usual answers come compressed already.
+ */
+export async function sendCompressed(request: FastifyRequest, reply: FastifyReply, bytes: Buffer) {
+  const encoding = bytes.length >= ON_THE_FLY.threshold ? acceptedEncoding(request) : null;
+  if (!encoding) return reply.send(bytes);
+  const encoded =
+    encoding === 'br'
+      ? await brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: ON_THE_FLY.brotliQuality } })
+      : await gzip(bytes);
+  return reply.header('content-encoding', encoding).send(encoded);
 }
 
 /** Sends a kept body in the encoding the request accepts best. */

@@ -153,8 +153,10 @@ describe('catalog cache', () => {
     );
     try {
       await expect.poll(() => changed.length).toBe(2); // the initial invalidation on connect
+      expect(first.loaded()).toBeUndefined();
       const snapshot = await first.snapshot();
       expect(await first.snapshot()).toBe(snapshot); // cached
+      expect(first.loaded()).toBe(snapshot); // and there without waiting
       expect((await second.entry('beta-kit'))?.product.price).toBe(19.5);
 
       editJson('kits/beta-kit/kit.json', (kit) => {
@@ -162,7 +164,9 @@ describe('catalog cache', () => {
       });
       await importCatalog(database.db, storage(), dir);
       await expect.poll(() => changed.length).toBe(4);
+      expect(first.loaded()).toBeUndefined();
       expect((await first.entry('beta-kit'))?.product.price).toBe(29);
+      expect(first.loaded()?.bySef.get('beta-kit')?.product.price).toBe(29);
       expect((await second.entry('beta-kit'))?.product.price).toBe(29);
     } finally {
       await Promise.all(listeners.map((l) => l.close()));

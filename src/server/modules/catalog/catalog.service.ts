@@ -75,6 +75,8 @@ export type Catalog = ReturnType<typeof createCatalog>;
  */
 export function createCatalog(db: Database) {
   let current: Promise<CatalogSnapshot> | null = null;
+  /** What `current` resolved to, while it is still current. */
+  let loaded: CatalogSnapshot | undefined;
   let generation = 0;
   const lookups = { hits: 0, misses: 0 };
   const read = () => {
@@ -99,8 +101,9 @@ export function createCatalog(db: Database) {
     current = loading;
     // A failed load is not cached; an invalidation during the load wins over its result.
     loading.then(
-      () => {
+      (snapshot) => {
         if (started !== generation && current === loading) current = null;
+        else if (current === loading) loaded = snapshot;
       },
       () => {
         if (current === loading) current = null;
@@ -111,11 +114,17 @@ export function createCatalog(db: Database) {
 
   return {
     snapshot: (): Promise<CatalogSnapshot> => read(),
+    /**
+     * The snapshot `snapshot()` would answer, when it is in memory already (undefined before the
+     * first load and after an invalidation, until the next load ends): for answers that need not wait.
+     */
+    loaded: (): CatalogSnapshot | undefined => loaded,
     /** Reads answered from memory (hits) and from the database (misses) so far, for the metrics. */
     lookups: () => ({ ...lookups }),
     invalidate(): void {
       generation++;
       current = null;
+      loaded = undefined;
     },
     async entry(sefId: string): Promise<CatalogEntry | undefined> {
       return (await read()).bySef.get(sefId);
