@@ -68,6 +68,11 @@ describe('GET /metrics', () => {
     expect(value(after, products) - value(before, products)).toBe(3);
     expect(value(after, rejected) - value(before, rejected)).toBe(1);
     expect(value(after, hits)).toBeGreaterThan(value(before, hits));
+    // A kept page sent at once reads the catalog in memory too: a hit.
+    await t.app.inject({ url: '/' });
+    const kept = await scrape();
+    await t.app.inject({ url: '/' });
+    expect(value(await scrape(), hits)).toBeGreaterThan(value(kept, hits));
     expect(value(after, 'kitshop_outbox_depth')).toBe(value(before, 'kitshop_outbox_depth') + 1);
     expect(value(after, 'kitshop_outbox_oldest_age_seconds')).toBeGreaterThanOrEqual(90);
     expect(value(after, 'kitshop_db_pool_connections{state="total"}')).toBeGreaterThan(0);

@@ -156,7 +156,9 @@ describe('catalog cache', () => {
       expect(first.loaded()).toBeUndefined();
       const snapshot = await first.snapshot();
       expect(await first.snapshot()).toBe(snapshot); // cached
+      const { hits } = first.lookups();
       expect(first.loaded()).toBe(snapshot); // and there without waiting
+      expect(first.lookups().hits).toBe(hits + 1);
       expect((await second.entry('beta-kit'))?.product.price).toBe(19.5);
 
       editJson('kits/beta-kit/kit.json', (kit) => {

@@ -116,9 +116,13 @@ export function createCatalog(db: Database) {
     snapshot: (): Promise<CatalogSnapshot> => read(),
     /**
      * The snapshot `snapshot()` would answer, when it is in memory already (undefined before the
-     * first load and after an invalidation, until the next load ends): for answers that need not wait.
+     * first load and after an invalidation, until the next load ends): for answers that need not
+     * wait. An answer counts as a hit; undefined counts as nothing, the caller then asks `snapshot()`.
      */
-    loaded: (): CatalogSnapshot | undefined => loaded,
+    loaded(): CatalogSnapshot | undefined {
+      if (loaded) lookups.hits++;
+      return loaded;
+    },
     /** Reads answered from memory (hits) and from the database (misses) so far, for the metrics. */
     lookups: () => ({ ...lookups }),
     invalidate(): void {
