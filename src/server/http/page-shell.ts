@@ -424,9 +424,11 @@ export function registerPageShell(
   }
 
   // The shell compresses its own answers (a kept page once, gzip around each visitor's data), so
-  // app.ts's on-the-fly compression and its two hooks per request stay off these routes.
-  app.get('/*', { compress: false }, serveShell);
-  app.get('/', { compress: false }, serveShell);
+  // app.ts's on-the-fly compression and its two hooks per request stay off these routes, as does its
+  // request-body decompression (a GET has no body).
+  const route = { compress: false, decompress: false } as const;
+  app.get('/*', route, serveShell);
+  app.get('/', route, serveShell);
 
   /**
    * A server-rendered page in the shop's layout (the blog's): the app's blog screen shows its HTML,

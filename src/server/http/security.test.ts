@@ -12,6 +12,7 @@ beforeAll(async () => {
       routes: (app) => {
         app.post('/api/csrf-probe', async () => ({ ok: true }));
         app.get('/api/csrf-probe-get', { config: { csrf: true } }, async () => ({ ok: true }));
+        app.route({ method: ['GET', 'DELETE'], url: '/api/csrf-probe-both', handler: async () => ({ ok: true }) });
       },
     },
   );
@@ -43,6 +44,18 @@ describe('CSRF', () => {
     expect((await probe('GET', '/api/csrf-probe-get')).statusCode).toBe(419);
     const { csrf, cookie } = await browserSession(t.app);
     expect((await probe('GET', '/api/csrf-probe-get', { 'x-csrf-token': csrf, cookie })).statusCode).toBe(200);
+  });
+
+  it('checks the state-changing method of a route that also answers a safe one, and only that one', async () => {
+    expect((await probe('GET', '/api/csrf-probe-both')).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/csrf-probe-both' })).statusCode).toBe(419);
+    const { csrf, cookie } = await browserSession(t.app);
+    const headers = { 'x-csrf-token': csrf, cookie };
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/csrf-probe-both', headers })).statusCode).toBe(200);
+  });
+
+  it('answers an unknown path 404, not a CSRF refusal', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/api/no-such-call', payload: {} })).statusCode).toBe(404);
   });
 
   it('gives a first visit one new secret cookie, and a returning visitor a new token for the secret it has', async () => {

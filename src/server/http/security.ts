@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import fastifyCsrf from '@fastify/csrf-protection';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Config } from '../config.ts';
 import { shopCookies } from './cookies.ts';
 
@@ -95,13 +95,19 @@ export async function registerSecurity(
   });
 
   // Every state-changing call (and the routes that opt in, like GET /api/exit) needs the token.
-  // Read-only POST calls of the spec (the catalog) and the payment webhook opt out.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.is404) return done(); // nothing here to protect: the 404 answer follows
+  // Read-only POST calls of the spec (the catalog) and the payment webhook opt out. The check goes
+  // on the routes that can need it only: the pages, files and reads answer without passing it.
+  const check = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const setting = (request.routeOptions.config as { csrf?: boolean }).csrf;
-    const needed = setting ?? UNSAFE_METHODS.has(request.method);
-    if (!needed) return done();
-    app.csrfProtection(request, reply, done);
+    if (setting ?? UNSAFE_METHODS.has(request.method)) app.csrfProtection(request, reply, done);
+    else done();
+  };
+  app.addHook('onRoute', (route) => {
+    const setting = (route.config as { csrf?: boolean } | undefined)?.csrf;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!(setting ?? methods.some((method) => UNSAFE_METHODS.has(method)))) return;
+    const own = route.onRequest ?? [];
+    route.onRequest = [check, ...(Array.isArray(own) ? own : [own])];
   });
 }
 
