@@ -156,6 +156,8 @@ test.describe('the owner console', () => {
     request,
     snap,
   }) => {
+    // Two browsers signed in (owner and customer), a grant and a revoke, each checked from both sides.
+    test.slow();
     const { kits } = await loadCatalog(request);
     const kit = kits[2] as Kit;
     const customer = await createAccount(db, { name: `Carl Customer ${randomBytes(3).toString('hex')}` });
@@ -204,6 +206,8 @@ test.describe('the owner console', () => {
     db,
     browser,
   }) => {
+    // Two browsers signed in (owner and customer).
+    test.slow();
     const customer = await createAccount(db, { name: `Sam Stolen ${randomBytes(3).toString('hex')}` });
     const context = await browser.newContext({ baseURL: `${OWNER_SHOP_URL}/`, viewport: page.viewportSize()! });
     const customerPage = await context.newPage();
