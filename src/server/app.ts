@@ -117,9 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: true,
     threshold: ON_THE_FLY.threshold,
     encodings: ['br', 'gzip'],
-    brotliOptions: {
-      params: { [(await import('node:zlib')).constants.BROTLI_PARAM_QUALITY]: ON_THE_FLY.brotliQuality },
-    },
+    brotliOptions: ON_THE_FLY.brotliOptions,
   });
   await registerSecurity(app, config, headers);
   registerSession(app, db, config);

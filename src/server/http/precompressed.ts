@@ -10,8 +10,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 export type Encoding = 'br' | 'gzip';
 
-/** app.ts's on-the-fly compression: answers from this size on, brotli at this quality (gzip at zlib's default). */
-export const ON_THE_FLY = { threshold: 1024, brotliQuality: 4 } as const;
+/** app.ts's on-the-fly compression: answers from this size on, brotli at quality 4 (gzip at zlib's default). */
+export const ON_THE_FLY = {
+  threshold: 1024,
+  brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+} as const;
 
 /** The encoding to answer in, or null for none; brotli first, as the on-the-fly compression. */
 export function acceptedEncoding(request: FastifyRequest, offered: Encoding[] = ['br', 'gzip']): Encoding | null {
@@ -83,10 +86,7 @@ export function precompressedOf(owner: object, name: string, text: () => string)
 export async function sendCompressed(request: FastifyRequest, reply: FastifyReply, bytes: Buffer) {
   const encoding = bytes.length >= ON_THE_FLY.threshold ? acceptedEncoding(request) : null;
   if (!encoding) return reply.send(bytes);
-  const encoded =
-    encoding === 'br'
-      ? await brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: ON_THE_FLY.brotliQuality } })
-      : await gzip(bytes);
+  const encoded = encoding === 'br' ? await brotli(bytes, ON_THE_FLY.brotliOptions) : await gzip(bytes);
   return reply.header('content-encoding', encoding).send(encoded);
 }
 
