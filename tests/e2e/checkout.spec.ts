@@ -54,6 +54,7 @@ test.describe('checkout', () => {
     signIn,
     snap,
   }) => {
+    test.slow(); // a whole journey: sign in, two payments, the user panel, and the kit again
     const kit = (await loadCatalog(request)).products[2]!;
     await signIn('Ada Buyer');
     await page.goto(`/product/${kit.sef_id}`);
