@@ -6,12 +6,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
+import { shopCookies } from './http/cookies.ts';
+import { type DirectAnswer, keptPageAnswers, serverWithDirectAnswers } from './http/direct-answers.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
 import { type PageRenderer, registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { ON_THE_FLY } from './http/precompressed.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
-import { registerSecurity, securityHeaders } from './http/security.ts';
+import { csrfIssuer, registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
 import type { GithubOAuth, GithubRepositories } from './integrations/github/github.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
@@ -86,11 +88,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const contentPages = deps.contentPages ?? loadShopContentPages(config);
   const headers = securityHeaders(config, { dev: deps.dev ?? false });
   const limits = config.connections;
+  const requestId = requestIdFrom(Boolean(config.trustProxy));
+  // The answers given before Fastify's pipeline (direct-answers.ts): set once the page shell exists.
+  let direct: DirectAnswer | undefined;
   const app = Fastify({
+    serverFactory: serverWithDirectAnswers(() => direct),
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
     requestIdHeader: false,
-    genReqId: requestIdFrom(Boolean(config.trustProxy)),
+    genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -124,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.beforeRoutes) await deps.beforeRoutes(app);
 
   let countPaymentEvent: ((outcome: string) => void) | undefined;
+  let observeRequest: ((method: string, route: string, status: number, seconds: number) => void) | undefined;
   await app.register(
     async (scope) => {
       if (config.metricsToken) {
@@ -132,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const metrics = createMetrics({ db, pool: db.$client, catalogLookups: catalog.lookups });
         registerMetrics(app, scope, metrics, config.metricsToken);
         countPaymentEvent = metrics.countPaymentEvent;
+        observeRequest = metrics.observeRequest;
       }
       scope.get('/healthz', { config: { csrf: false } }, async () => ({ status: 'ok' }));
       scope.get('/readyz', async (_request, reply) => {
@@ -208,6 +216,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         cache: !deps.dev,
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
+      const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
+      let closing = false;
+      app.addHook('preClose', (done) => {
+        closing = true;
+        done();
+      });
+      direct = keptPageAnswers({
+        keptPage: shell.keptPage,
+        securityHeaders: headers,
+        requestId,
+        csrf: csrfIssuer(config),
+        sessionCookie: shopCookies(config).session,
+        closing: () => closing,
+        answered: (request, id, status, seconds) => {
+          // As Fastify would: the route's pattern in the metric, a log line with the request id.
+          observeRequest?.('GET', `${config.basePath}/*`, status, seconds);
+          if (logsRequests) {
+            const { method, url, headers: asked, socket } = request;
+            app.log.info(
+              {
+                reqId: id,
+                req: { method, url, host: asked.host, remoteAddress: socket.remoteAddress },
+                res: { statusCode: status },
+                responseTime: seconds * 1000,
+              },
+              'request completed',
+            );
+          }
+        },
+      });
       registerContentPageRoutes(scope, contentPages);
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });

@@ -182,7 +182,7 @@ export function registerPageShell(
     /** More answers a screen renders with, beyond the catalog's (the content feature's texts). */
     screenQueries?: (pattern: ScreenPattern) => PageQueries;
   },
-): { sendPage: SendStorePage } {
+): { sendPage: SendStorePage; keptPage: KeptPageLookup } {
   const { config, catalog, template } = deps;
   const cookies = shopCookies(config);
   const clientConfig: ClientConfig = {
@@ -327,7 +327,7 @@ export function registerPageShell(
     return { status, before: Buffer.from(before), after: Buffer.from(after), kept: false };
   }
   /** A kept page is also compressed once, around the place of the per-request data. */
-  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice };
+  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice; anonymous?: [Buffer, Buffer] };
   const keep = (parts: Parts) => {
     parts.kept = true;
     return parts;
@@ -360,8 +360,36 @@ export function registerPageShell(
     return consoleParts;
   }
 
-  const routePathOf = (request: FastifyRequest) =>
+  const routePathOf = (request: { url: string }) =>
     (request.url.split('?')[0] ?? '/').slice(config.basePath.length) || '/';
+
+  /** The page's per-request data: its path, the visitor's CSRF token and who is signed in. */
+  function initialData(url: string, csrf: string, user: { id: number; name: string } | null, owner: boolean) {
+    const data: InitialData = {
+      path: routePathOf({ url }),
+      csrf,
+      baseUrl: config.publicUrl,
+      user: user ? { id: user.id, name: user.name, ...(owner ? { owner: true } : {}) } : {},
+    };
+    return Buffer.from(scriptJson(data));
+  }
+  /**
+   * A kept page's initial data for a visitor without a session, around the place of the CSRF token
+   * (the only part that differs between such visitors): made once per kept page, instead of the
+   * whole JSON per request. A token is letters, digits, `-` and `_`: it needs no escaping there.
+   */
+  const TOKEN_MARK = 'csrf-token-goes-here';
+  function anonymousDataOf(parts: Parts, url: string): [Buffer, Buffer] {
+    if (!parts.anonymous) {
+      const [pre = '', post = ''] = initialData(url, TOKEN_MARK, null, false).toString().split(TOKEN_MARK);
+      parts.anonymous = [Buffer.from(pre), Buffer.from(post)];
+    }
+    return parts.anonymous;
+  }
+  const gzipOf = (parts: Parts) => {
+    parts.gzip ??= new GzipSplice(parts.before, parts.after);
+    return parts.gzip;
+  };
 
   /** The parts with this request's initial data (path, CSRF token, the signed-in user) between them. */
   function send(
@@ -371,21 +399,10 @@ export function registerPageShell(
     user: { id: number; name: string } | null,
     owner: boolean,
   ) {
-    const data: InitialData = {
-      path: routePathOf(request),
-      csrf: reply.csrfToken(),
-      baseUrl: config.publicUrl,
-      user: user ? { id: user.id, name: user.name, ...(owner ? { owner: true } : {}) } : {},
-    };
-    const middle = Buffer.from(scriptJson(data));
-    reply
-      .status(parts.status)
-      .header('cache-control', 'no-store')
-      .header('vary', `Cookie, ${VARY_ENCODING}`)
-      .type('text/html; charset=utf-8');
+    const middle = initialData(request.url, reply.csrfToken(), user, owner);
+    reply.status(parts.status).headers(PAGE_HEADERS);
     if (parts.kept && acceptedEncoding(request, ['gzip'])) {
-      parts.gzip ??= new GzipSplice(parts.before, parts.after);
-      return reply.header('content-encoding', 'gzip').send(parts.gzip.with(middle));
+      return reply.header('content-encoding', 'gzip').send(gzipOf(parts).with(middle));
     }
     // A page rendered for this request only is compressed now, if at all.
     return sendCompressed(request, reply, Buffer.concat([parts.before, middle, parts.after]));
@@ -398,10 +415,21 @@ export function registerPageShell(
    * skip the waits of the general case below.
    */
   function keptForAnyone(request: FastifyRequest): Parts | undefined {
-    if (!deps.cache || request.sessionToken()) return undefined;
-    const snapshot = catalog.loaded();
-    return snapshot && snapshot === cache.snapshot ? cache.parts.get(request.url) : undefined;
+    return request.sessionToken() ? undefined : keptFromLoaded(request.url);
   }
+  function keptFromLoaded(url: string): Parts | undefined {
+    if (!deps.cache) return undefined;
+    const snapshot = catalog.loaded();
+    return snapshot && snapshot === cache.snapshot ? cache.parts.get(url) : undefined;
+  }
+  /** The same, for app.ts's direct answers (before Fastify's pipeline): gzip only. */
+  const keptPage: KeptPageLookup = (url) => {
+    const parts = keptFromLoaded(url);
+    if (!parts) return undefined;
+    const gzip = gzipOf(parts);
+    const [pre, post] = anonymousDataOf(parts, url);
+    return { status: parts.status, gzipWith: (csrf) => gzip.with([pre, Buffer.from(csrf, 'latin1'), post]) };
+  };
 
   function serveShell(request: FastifyRequest, reply: FastifyReply) {
     const kept = keptForAnyone(request);
@@ -454,5 +482,19 @@ export function registerPageShell(
     ]);
     return send(request, reply, parts, user, await isOwner(user));
   };
-  return { sendPage };
+  return { sendPage, keptPage };
 }
+
+/** What every page the shell sends says besides its body (and its encoding, when compressed). */
+export const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  vary: `Cookie, ${VARY_ENCODING}`,
+  'content-type': 'text/html; charset=utf-8',
+} as const;
+
+/**
+ * The kept page at this URL (a request's whole URL, base path and query included) for a visitor
+ * without a session, when it can be sent at once (see `keptForAnyone`): its status, and its gzip
+ * bytes with that visitor's initial data (no user, this CSRF token). Undefined when it is not kept.
+ */
+export type KeptPageLookup = (url: string) => { status: number; gzipWith(csrf: string): Buffer } | undefined;

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
@@ -17,7 +18,10 @@ export const ON_THE_FLY = {
 } as const;
 
 /** The encoding to answer in, or null for none; brotli first, as the on-the-fly compression. */
-export function acceptedEncoding(request: FastifyRequest, offered: Encoding[] = ['br', 'gzip']): Encoding | null {
+export function acceptedEncoding(
+  request: { headers: IncomingHttpHeaders },
+  offered: Encoding[] = ['br', 'gzip'],
+): Encoding | null {
   const header = request.headers['accept-encoding'];
   return header ? negotiate(header, offered) : null;
 }

@@ -1,4 +1,6 @@
 import { randomFillSync } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
+import Tokens from '@fastify/csrf';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Config } from '../config.ts';
@@ -74,24 +76,21 @@ export async function registerSecurity(
     done(null, payload);
   });
 
-  const cookies = shopCookies(config);
-  const cookieOpts = { ...cookies.options, signed: false, maxAge: 60 * 60 * 24 * 365 };
+  const csrf = csrfIssuer(config);
   await app.register(fastifyCsrf, {
-    cookieKey: cookies.csrf,
-    cookieOpts,
+    cookieKey: csrf.cookieName,
+    cookieOpts: csrf.cookieOptions,
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
-  // A visitor without the cookie gets a new secret (the plugin's own length and encoding) cut from
-  // pooled random bytes, one fill for 256 visitors, where the plugin would draw 18 fresh bytes for
-  // each first visit. The plugin finds the secret where it reads it, in the cookies.
-  const secrets = randomPool(CSRF_SECRET_BYTES);
   app.decorateReply('csrfToken', function csrfToken(this: FastifyReply): string {
-    if (!this.request.cookies[cookies.csrf]) {
-      const secret = secrets();
-      this.request.cookies[cookies.csrf] = secret;
-      this.setCookie(cookies.csrf, secret, cookieOpts);
+    let secret = this.request.cookies[csrf.cookieName];
+    if (!secret) {
+      secret = csrf.newSecret();
+      // The plugin finds the secret where it reads it, in the cookies.
+      this.request.cookies[csrf.cookieName] = secret;
+      this.setCookie(csrf.cookieName, secret, csrf.cookieOptions);
     }
-    return this.generateCsrf();
+    return csrf.token(secret);
   });
 
   // Every state-changing call (and the routes that opt in, like GET /api/exit) needs the token.
@@ -113,6 +112,33 @@ export async function registerSecurity(
 
 /** The length of @fastify/csrf's secrets (its `secretLength` default). */
 const CSRF_SECRET_BYTES = 18;
+
+export type CsrfIssuer = ReturnType<typeof csrfIssuer>;
+
+/**
+ * A visitor's CSRF secret (its own long-lived cookie) and the tokens made from it, for the page's
+ * initial data. The tokens are @fastify/csrf's with the options the plugin is registered with (its
+ * defaults), so the plugin's check accepts them. A visitor without the cookie gets a new secret (the
+ * plugin's own length and encoding) cut from pooled random bytes, one fill for 256 visitors, where
+ * the plugin would draw 18 fresh bytes for each first visit.
+ */
+export function csrfIssuer(config: Pick<Config, 'secureCookies' | 'basePath'>) {
+  const cookies = shopCookies(config);
+  const cookieOptions = { ...cookies.options, signed: false, maxAge: 60 * 60 * 24 * 365 };
+  const tokens = Tokens({ userInfo: false }); // as the plugin makes its own (it also calls new)
+  const secrets = randomPool(CSRF_SECRET_BYTES);
+  // A secret is base64url, which the cookie's encoding leaves as it is: the rest is written once.
+  const mark = 'secret-goes-here';
+  const [cookiePre = '', cookiePost = ''] = fastifyCookie.serialize(cookies.csrf, mark, cookieOptions).split(mark);
+  return {
+    cookieName: cookies.csrf,
+    cookieOptions,
+    newSecret: secrets,
+    token: (secret: string) => tokens.create(secret),
+    /** The `Set-Cookie` value that gives the visitor this secret, as @fastify/cookie writes it. */
+    setCookie: (secret: string) => cookiePre + secret + cookiePost,
+  };
+}
 
 /**
  * `size` random bytes at a time (base64url), cut from a larger buffer that is filled again from

@@ -22,6 +22,17 @@ describe('GzipSplice', () => {
     },
   );
 
+  it.each([
+    ['three short pieces', [Buffer.from('{"csrf":"'), Buffer.from('abc-def'), Buffer.from('"}')]],
+    ['pieces longer than one stored block together', [randomBytes(40_000), Buffer.alloc(0), randomBytes(40_000)]],
+    ['no piece at all', []],
+  ])('takes the middle in pieces, written one after another: %s', (_name, pieces) => {
+    const splice = new GzipSplice(page(5_000), page(4_000));
+    const whole = Buffer.concat([page(5_000), ...pieces, page(4_000)]);
+    expect(zlib.gunzipSync(splice.with(pieces)).equals(whole)).toBe(true);
+    expect(splice.with(pieces).equals(splice.with(Buffer.concat(pieces)))).toBe(true);
+  });
+
   it('keeps the parts: only the middle differs between two responses', () => {
     const splice = new GzipSplice(page(20_000), page(20_000));
     for (const middle of ['{"csrf":"one"}', '{"csrf":"two","user":{"name":"Ann"}}']) {

@@ -30,13 +30,21 @@ export class GzipSplice {
     this.#plainLength = before.length + after.length;
   }
 
-  /** The gzip bytes of `before + middle + after`. */
-  with(middle: Uint8Array): Buffer {
-    const crc = (multModP(this.#pastAfter, zlib.crc32(middle, this.#crcBefore)) ^ this.#crcAfter) >>> 0;
+  /** The gzip bytes of `before + middle + after`; `middle` may come in pieces, written one after another. */
+  with(middle: Uint8Array | readonly Uint8Array[]): Buffer {
+    const pieces = middle instanceof Uint8Array ? [middle] : middle;
+    let crc = this.#crcBefore;
+    let length = 0;
+    for (const piece of pieces) {
+      crc = zlib.crc32(piece, crc);
+      length += piece.length;
+    }
+    crc = (multModP(this.#pastAfter, crc) ^ this.#crcAfter) >>> 0;
     const trailer = Buffer.allocUnsafe(8);
     trailer.writeUInt32LE(crc, 0);
-    trailer.writeUInt32LE((this.#plainLength + middle.length) % 2 ** 32, 4);
-    return Buffer.concat([this.#head, ...storedBlocks(middle), this.#tail, trailer]);
+    trailer.writeUInt32LE((this.#plainLength + length) % 2 ** 32, 4);
+    const stored = length <= STORED_MAX ? [storedHeader(length), ...pieces] : storedBlocks(Buffer.concat(pieces));
+    return Buffer.concat([this.#head, ...stored, this.#tail, trailer]);
   }
 }
 
@@ -49,12 +57,17 @@ function storedBlocks(data: Uint8Array): Uint8Array[] {
   const blocks: Uint8Array[] = [];
   for (let at = 0; at === 0 || at < data.length; at += STORED_MAX) {
     const chunk = data.subarray(at, at + STORED_MAX);
-    const header = Buffer.alloc(5);
-    header.writeUInt16LE(chunk.length, 1);
-    header.writeUInt16LE(~chunk.length & 0xffff, 3);
-    blocks.push(header, chunk);
+    blocks.push(storedHeader(chunk.length), chunk);
   }
   return blocks;
+}
+
+/** A non-final stored block's header for `length` (≤ 65535) bytes. */
+function storedHeader(length: number): Buffer {
+  const header = Buffer.alloc(5);
+  header.writeUInt16LE(length, 1);
+  header.writeUInt16LE(~length & 0xffff, 3);
+  return header;
 }
 
 // CRC-32 arithmetic modulo its polynomial (reflected), after zlib's crc32.c.

@@ -1,0 +1,158 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLog } from '../../../tests/setup/log.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { createLogger } from '../server.ts';
+import { hashSessionToken } from './session.ts';
+
+const TOKEN = 'metrics-token-for-tests-0123456789';
+const PAGE = '/product/alpha-kit';
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/** One request over a real connection: `app.inject` never reaches the server's request event. */
+function request(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const html = (answer: Answer) =>
+  (answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.body) : answer.body).toString();
+const initialData = (page: string) =>
+  JSON.parse(/<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(page)![1]!);
+/** The headers that differ between any two answers (the request's id, the date, the visitor's own cookie). */
+const sameFor = (headers: http.IncomingHttpHeaders) => {
+  const { 'x-request-id': _id, date: _date, 'set-cookie': _cookie, 'content-length': _length, ...rest } = headers;
+  return rest;
+};
+const cookieAttributes = (headers: http.IncomingHttpHeaders) => headers['set-cookie']?.[0]?.replace(/=[^;]*/, '=…');
+
+describe('kept pages answered before Fastify (issue 12)', () => {
+  let t: TestApp;
+  let base: string;
+  /** The URLs that went through Fastify's pipeline (its first hook). */
+  const throughFastify: string[] = [];
+  const log = captureLog();
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { PUBLIC_URL: 'http://shop.test', METRICS_TOKEN: TOKEN },
+      {
+        render: async ({ url }) => `<main>rendered ${url}</main>`,
+        logger: createLogger({ logLevel: 'info' }, log.stream),
+        routes: (app) =>
+          app.addHook('onRequest', (req, _reply, done) => {
+            throughFastify.push(req.url);
+            done();
+          }),
+      },
+    );
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => t.close());
+
+  it("answers a kept page to a visitor without a session itself, with all that Fastify's answer has", async () => {
+    // The first visit renders and keeps the page, through Fastify.
+    const first = await request(base, PAGE, BROWSER);
+    expect(throughFastify).toEqual([PAGE]);
+    const second = await request(base, PAGE, BROWSER);
+    expect(throughFastify).toEqual([PAGE]);
+
+    expect(second.status).toBe(200);
+    expect(sameFor(second.headers)).toEqual(sameFor(first.headers));
+    expect(second.headers['content-encoding']).toBe('gzip');
+    expect(second.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(second.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(Number(second.headers['content-length'])).toBe(second.body.length);
+    // A first visit gets its own CSRF secret, in a cookie like the one Fastify's answer sets.
+    expect(cookieAttributes(second.headers)).toBe(cookieAttributes(first.headers));
+    expect(second.headers['set-cookie']).not.toEqual(first.headers['set-cookie']);
+    // The same page (gunzip checks the spliced stream's checksum), with this visitor's own data.
+    const [one, two] = [html(first), html(second)];
+    expect(two).toContain('<main>rendered /product/alpha-kit</main>');
+    expect(initialData(two)).toEqual({ ...initialData(one), csrf: initialData(two).csrf });
+    expect(initialData(two)).toMatchObject({ path: PAGE, user: {} });
+    expect(two).toBe(one.replace(initialData(one).csrf, initialData(two).csrf));
+    // Its log line carries the request id, as Fastify's do.
+    const line = log.lines().find((l) => l.reqId === second.headers['x-request-id']);
+    expect(line).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'GET', url: PAGE },
+      res: { statusCode: 200 },
+    });
+  });
+
+  it("keeps a returning visitor's CSRF secret, and its token passes the CSRF check", async () => {
+    const fresh = await request(base, PAGE, BROWSER);
+    const cookie = fresh.headers['set-cookie']![0]!.split(';')[0]!;
+    const again = await request(base, PAGE, { ...BROWSER, cookie });
+    expect(again.headers['set-cookie']).toBeUndefined();
+    const { csrf } = initialData(html(again));
+    const exit = await request(base, '/api/exit', { cookie, 'x-csrf-token': csrf });
+    expect(exit.status).toBe(200);
+    expect(JSON.parse(exit.body.toString())).toEqual({ ok: true });
+    const forged = await request(base, '/api/exit', { cookie, 'x-csrf-token': `${csrf}x` });
+    expect(forged.status).toBe(419); // the shop's answer to a bad CSRF token
+  });
+
+  it('leaves everything else to Fastify: a session, another method or encoding, a query, a page not kept', async () => {
+    const { rows } = await t.pool.query(
+      "INSERT INTO users (name, email) VALUES ('Dee Direct', 'dee@example.com') RETURNING id",
+    );
+    await t.pool.query(
+      "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')",
+      [hashSessionToken('dee-token'), rows[0].id],
+    );
+    await request(base, PAGE, BROWSER); // kept
+    throughFastify.length = 0;
+    const signedIn = await request(base, PAGE, { ...BROWSER, cookie: 'kitshop_session=dee-token' });
+    expect(initialData(html(signedIn)).user).toEqual({ id: rows[0].id, name: 'Dee Direct' });
+    const head = await request(base, PAGE, BROWSER, 'HEAD');
+    expect(head.status).toBe(200);
+    const brotli = await request(base, PAGE, { 'accept-encoding': 'br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    const plain = await request(base, PAGE);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    await request(base, `${PAGE}?ref=mail`, BROWSER);
+    await request(base, '/product/no-such-kit', BROWSER);
+    expect(throughFastify).toEqual([PAGE, PAGE, PAGE, PAGE, `${PAGE}?ref=mail`, '/product/no-such-kit']);
+    // A new catalog: the page is rendered again, through Fastify, then kept again.
+    t.catalog.invalidate();
+    throughFastify.length = 0;
+    await request(base, PAGE, BROWSER);
+    await request(base, PAGE, BROWSER);
+    expect(throughFastify).toEqual([PAGE]);
+  });
+
+  it('counts its answers in the request metric under the route Fastify names', async () => {
+    const series = 'kitshop_http_request_duration_seconds_count{method="GET",route="/*",status_code="200"}';
+    const scrape = async () => {
+      const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      const line = res.body.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    await request(base, PAGE, BROWSER);
+    const before = await scrape();
+    throughFastify.length = 0;
+    await request(base, PAGE, BROWSER);
+    await request(base, PAGE, BROWSER);
+    expect(throughFastify.filter((url) => url === PAGE)).toEqual([]);
+    expect(await scrape()).toBe(before + 2);
+    // Fastify's own answers of the shell count in that same series.
+    await request(base, PAGE);
+    expect(await scrape()).toBe(before + 3);
+  });
+});

@@ -1,0 +1,94 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { fastifyCookie } from '@fastify/cookie';
+import type { FastifyServerFactory } from 'fastify';
+import type { KeptPageLookup } from './page-shell.ts';
+import { PAGE_HEADERS } from './page-shell.ts';
+import { acceptedEncoding } from './precompressed.ts';
+import type { CsrfIssuer } from './security.ts';
+
+/** Answers a request itself and says true, or says false and leaves it to Fastify. */
+export type DirectAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+/** The settings of Fastify's options that its own HTTP/1 server applies (defaults filled in by Fastify). */
+type ServerSettings = {
+  http?: http.ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+};
+
+/**
+ * Fastify's `serverFactory`: the HTTP/1 server Fastify would make (with its timeouts), whose
+ * requests go to `direct()` first and to Fastify's handler when it declines. `direct` is asked for
+ * at each request: the answers it knows are set up after the routes (see app.ts).
+ */
+export function serverWithDirectAnswers(direct: () => DirectAnswer | undefined): FastifyServerFactory {
+  return (handler, fastifyOptions) => {
+    const options = fastifyOptions as ServerSettings;
+    const server = http.createServer(options.http ?? {}, (request, response) => {
+      if (!direct()?.(request, response)) handler(request, response);
+    });
+    // As Fastify's own server: these settings are applied by it only to a server it makes itself.
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
+}
+
+/**
+ * Kept public pages for visitors without a session, answered straight from Node's request event
+ * (issue 12). Most visits of a public page are exactly this: the same bytes for everyone but the
+ * visitor's CSRF token, spliced into the page's gzip. Fastify's pipeline (routing, the request and
+ * reply objects, six hooks, the child logger) cost more than everything else such a page does, so
+ * these answers skip it and write what it would have written: the shop's security headers, the
+ * request id, the page's headers, the CSRF cookie on a first visit, the request's metric and its log
+ * line. Anything else (another method, a session cookie, no gzip, a page not kept, a shop that is
+ * closing) goes to Fastify as before; page-shell.ts serves those same pages there.
+ */
+export function keptPageAnswers(deps: {
+  keptPage: KeptPageLookup;
+  /** The shop's security headers (security.ts). */
+  securityHeaders: Record<string, string>;
+  requestId: (request: IncomingMessage) => string;
+  csrf: CsrfIssuer;
+  sessionCookie: string;
+  /** True once the shop is closing: Fastify then answers 503 and closes the connection. */
+  closing: () => boolean;
+  /** Called after each direct answer, with its status and its duration in seconds (metrics, log). */
+  answered?: (request: IncomingMessage, requestId: string, status: number, seconds: number) => void;
+}): DirectAnswer {
+  const { csrf } = deps;
+  const fixed = Object.entries({ ...deps.securityHeaders, ...PAGE_HEADERS, 'content-encoding': 'gzip' }).flat();
+  return (request, response) => {
+    const started = performance.now();
+    if (request.method !== 'GET' || deps.closing() || !acceptedEncoding(request, ['gzip'])) return false;
+    let status: number;
+    let id: string;
+    let headers: string[];
+    let body: Buffer;
+    try {
+      const cookieHeader = request.headers.cookie;
+      const cookies = cookieHeader ? fastifyCookie.parse(cookieHeader) : undefined;
+      if (cookies?.[deps.sessionCookie]) return false;
+      const page = request.url ? deps.keptPage(request.url) : undefined;
+      if (!page) return false;
+      id = deps.requestId(request);
+      const known = cookies?.[csrf.cookieName];
+      const secret = known || csrf.newSecret();
+      body = page.gzipWith(csrf.token(secret));
+      status = page.status;
+      headers = [...fixed, 'x-request-id', id, 'content-length', String(body.length)];
+      if (!known) headers.push('set-cookie', csrf.setCookie(secret));
+    } catch {
+      // Nothing is written yet: Fastify answers, and logs whatever fails there.
+      return false;
+    }
+    response.writeHead(status, headers);
+    response.end(body);
+    deps.answered?.(request, id, status, (performance.now() - started) / 1000);
+    return true;
+  };
+}
