@@ -217,6 +217,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
       const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
+      // The shell's two routes, as Fastify names them: the home page's, and every other page's.
+      const homePaths = new Set([config.basePath || '/', `${config.basePath}/`]);
       let closing = false;
       app.addHook('preClose', (done) => {
         closing = true;
@@ -231,7 +233,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         closing: () => closing,
         answered: (request, id, status, seconds) => {
           // As Fastify would: the route's pattern in the metric, a log line with the request id.
-          observeRequest?.('GET', `${config.basePath}/*`, status, seconds);
+          const route = homePaths.has(request.url ?? '') ? config.basePath || '/' : `${config.basePath}/*`;
+          observeRequest?.('GET', route, status, seconds);
           if (logsRequests) {
             const { method, url, headers: asked, socket } = request;
             app.log.info(

@@ -138,12 +138,14 @@ describe('kept pages answered before Fastify (issue 12)', () => {
   });
 
   it('counts its answers in the request metric under the route Fastify names', async () => {
-    const series = 'kitshop_http_request_duration_seconds_count{method="GET",route="/*",status_code="200"}';
-    const scrape = async () => {
+    const seriesOf = (route: string) =>
+      `kitshop_http_request_duration_seconds_count{method="GET",route="${route}",status_code="200"}`;
+    const scrapeOf = async (series: string) => {
       const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
       const line = res.body.split('\n').find((l) => l.startsWith(`${series} `));
       return line ? Number(line.slice(series.length + 1)) : 0;
     };
+    const scrape = () => scrapeOf(seriesOf('/*'));
     await request(base, PAGE, BROWSER);
     const before = await scrape();
     throughFastify.length = 0;
@@ -154,5 +156,55 @@ describe('kept pages answered before Fastify (issue 12)', () => {
     // Fastify's own answers of the shell count in that same series.
     await request(base, PAGE);
     expect(await scrape()).toBe(before + 3);
+    // The home page has a route of its own.
+    await request(base, '/', BROWSER);
+    const home = await scrapeOf(seriesOf('/'));
+    throughFastify.length = 0;
+    await request(base, '/', BROWSER);
+    expect(throughFastify).toEqual([]);
+    await request(base, '/');
+    expect(throughFastify).toEqual(['/']);
+    expect(await scrapeOf(seriesOf('/'))).toBe(home + 2);
+  });
+});
+
+describe('kept pages answered before Fastify, under BASE_PATH=/shop over https', () => {
+  let t: TestApp;
+  let base: string;
+  const throughFastify: string[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(
+      { BASE_PATH: '/shop/', PUBLIC_URL: 'https://example.com/shop' },
+      {
+        render: async ({ url }) => `<main>rendered ${url}</main>`,
+        routes: (app) =>
+          app.addHook('onRequest', (req, _reply, done) => {
+            throughFastify.push(req.url);
+            done();
+          }),
+      },
+    );
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => t.close());
+
+  it('answers the kept pages under the base path, with the __Host- cookie, and nothing outside it', async () => {
+    for (const path of ['/shop/product/alpha-kit', '/shop/']) {
+      const first = await request(base, path, BROWSER);
+      throughFastify.length = 0;
+      const kept = await request(base, path, BROWSER);
+      expect(throughFastify).toEqual([]);
+      expect(sameFor(kept.headers)).toEqual(sameFor(first.headers));
+      expect(cookieAttributes(kept.headers)).toBe(cookieAttributes(first.headers));
+      expect(kept.headers['set-cookie']?.[0]).toMatch(/^__Host-kitshop_csrf_shop=[\w-]+; .*Secure/);
+      expect(initialData(html(kept))).toMatchObject({
+        path: path.slice('/shop'.length),
+        baseUrl: 'https://example.com/shop',
+      });
+    }
+    const outside = await request(base, '/product/alpha-kit', BROWSER);
+    expect(outside.status).toBe(404);
+    expect(throughFastify).toEqual(['/product/alpha-kit']);
   });
 });
