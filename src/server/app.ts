@@ -13,7 +13,7 @@ import { registerHtmlPageAssets } from './http/html-page.ts';
 import { type PageRenderer, registerPageShell, type ShellTemplate } from './http/page-shell.ts';
 import { ON_THE_FLY } from './http/precompressed.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
-import { csrfIssuer, registerSecurity, securityHeaders } from './http/security.ts';
+import { registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
 import type { GithubOAuth, GithubRepositories } from './integrations/github/github.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
@@ -125,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['br', 'gzip'],
     brotliOptions: ON_THE_FLY.brotliOptions,
   });
-  await registerSecurity(app, config, headers);
+  const csrf = await registerSecurity(app, config, headers);
   registerSession(app, db, config);
   if (deps.beforeRoutes) await deps.beforeRoutes(app);
 
@@ -228,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         keptPage: shell.keptPage,
         securityHeaders: headers,
         requestId,
-        csrf: csrfIssuer(config),
+        csrf,
         sessionCookie: shopCookies(config).session,
         closing: () => closing,
         answered: (request, id, status, seconds) => {

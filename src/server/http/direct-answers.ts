@@ -1,8 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyServerFactory } from 'fastify';
-import type { KeptPageLookup } from './page-shell.ts';
-import { PAGE_HEADERS } from './page-shell.ts';
+import { type KeptPageLookup, PAGE_HEADERS } from './page-shell.ts';
 import { acceptedEncoding } from './precompressed.ts';
 import type { CsrfIssuer } from './security.ts';
 

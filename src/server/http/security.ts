@@ -55,7 +55,8 @@ export function securityHeaders(config: Config, options: { dev: boolean }): Reco
 }
 
 /**
- * The security headers on every response, and the CSRF check. The CSRF secret lives in its own
+ * The security headers on every response, and the CSRF check; returns the CSRF issuer, for the
+ * answers given before Fastify (direct-answers.ts). The CSRF secret lives in its own
  * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
  * and gets its 401/403.
  */
@@ -63,7 +64,7 @@ export async function registerSecurity(
   app: FastifyInstance,
   config: Config,
   headers: Record<string, string>,
-): Promise<void> {
+): Promise<CsrfIssuer> {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
@@ -108,6 +109,7 @@ export async function registerSecurity(
     const own = route.onRequest ?? [];
     route.onRequest = [check, ...(Array.isArray(own) ? own : [own])];
   });
+  return csrf;
 }
 
 /** The length of @fastify/csrf's secrets (its `secretLength` default). */
