@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
+import proxyAddr from '@fastify/proxy-addr';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
@@ -89,12 +91,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const headers = securityHeaders(config, { dev: deps.dev ?? false });
   const limits = config.connections;
   const requestId = requestIdFrom(Boolean(config.trustProxy));
+  const trustedProxies = config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false;
   // The answers given before Fastify's pipeline (direct-answers.ts): set once the page shell exists.
   let direct: DirectAnswer | undefined;
   const app = Fastify({
     serverFactory: serverWithDirectAnswers(() => direct),
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
+    trustProxy: trustedProxies,
     requestIdHeader: false,
     genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -217,6 +220,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
       const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
+      // The request as Fastify's log serializer reads it: the client's address and host through
+      // the trusted proxy only, as Fastify's own request works them out.
+      const trusted = trustedProxies ? proxyAddr.compile(trustedProxies) : () => false;
+      const clientRequest = (request: IncomingMessage) => {
+        const { method, url, headers, socket } = request;
+        const forwardedHost = [headers['x-forwarded-host'] ?? []].flat().join(',');
+        const viaProxy = forwardedHost && socket.remoteAddress && trusted(socket.remoteAddress, 0);
+        const host = viaProxy ? (forwardedHost.split(',').pop() ?? '').trim() : (headers.host ?? '');
+        return { method, url, headers, socket, host, ip: proxyAddr(request, trusted) };
+      };
       // The shell's two routes, as Fastify names them: the home page's, and every other page's.
       const homePaths = new Set([config.basePath || '/', `${config.basePath}/`]);
       let closing = false;
@@ -236,14 +249,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           const route = homePaths.has(request.url ?? '') ? config.basePath || '/' : `${config.basePath}/*`;
           observeRequest?.('GET', route, status, seconds);
           if (logsRequests) {
-            const { method, url, headers: asked, socket } = request;
             app.log.info(
-              {
-                reqId: id,
-                req: { method, url, host: asked.host, remoteAddress: socket.remoteAddress },
-                res: { statusCode: status },
-                responseTime: seconds * 1000,
-              },
+              { reqId: id, req: clientRequest(request), res: { statusCode: status }, responseTime: seconds * 1000 },
               'request completed',
             );
           }

@@ -88,11 +88,11 @@ describe('kept pages answered before Fastify (issue 12)', () => {
     expect(two).toBe(one.replace(initialData(one).csrf, initialData(two).csrf));
     // Its log line carries the request id, as Fastify's do.
     const line = log.lines().find((l) => l.reqId === second.headers['x-request-id']);
-    expect(line).toMatchObject({
-      msg: 'request completed',
-      req: { method: 'GET', url: PAGE },
-      res: { statusCode: 200 },
-    });
+    expect(line).toMatchObject({ msg: 'request completed', res: { statusCode: 200 } });
+    // The request as Fastify's own lines describe it (each request has its own connection here).
+    const fastify = log.lines().find((l) => l.reqId === first.headers['x-request-id'] && l.msg === 'incoming request');
+    expect(line!.req).toEqual({ ...(fastify!.req as object), remotePort: expect.any(Number) });
+    expect(line!.req).toMatchObject({ method: 'GET', url: PAGE, remoteAddress: '127.0.0.1' });
   });
 
   it("keeps a returning visitor's CSRF secret, and its token passes the CSRF check", async () => {
@@ -206,5 +206,43 @@ describe('kept pages answered before Fastify, under BASE_PATH=/shop over https',
     const outside = await request(base, '/product/alpha-kit', BROWSER);
     expect(outside.status).toBe(404);
     expect(throughFastify).toEqual(['/product/alpha-kit']);
+  });
+});
+
+describe('kept pages answered before Fastify, behind a trusted proxy', () => {
+  let t: TestApp;
+  let base: string;
+  const log = captureLog();
+  beforeAll(async () => {
+    t = await createTestApp(
+      { TRUST_PROXY: '127.0.0.1' },
+      {
+        render: async ({ url }) => `<main>rendered ${url}</main>`,
+        logger: createLogger({ logLevel: 'info' }, log.stream),
+      },
+    );
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => t.close());
+
+  it("logs the client's address and host as the proxy forwarded them, as Fastify does, and keeps the proxy's request id", async () => {
+    const proxied = {
+      ...BROWSER,
+      'x-forwarded-for': '203.0.113.9',
+      'x-forwarded-host': 'shop.example',
+      'x-request-id': 'nginx-request-0001',
+    };
+    const first = await request(base, PAGE, proxied);
+    const kept = await request(base, PAGE, { ...proxied, 'x-request-id': 'nginx-request-0002' });
+    expect(first.headers['x-request-id']).toBe('nginx-request-0001');
+    expect(kept.headers['x-request-id']).toBe('nginx-request-0002');
+    const fastify = log.lines().find((l) => l.reqId === 'nginx-request-0001' && l.msg === 'incoming request');
+    const direct = log.lines().find((l) => l.reqId === 'nginx-request-0002');
+    expect(fastify!.req).toMatchObject({ remoteAddress: '203.0.113.9', host: 'shop.example' });
+    expect(direct).toMatchObject({
+      msg: 'request completed',
+      req: { remoteAddress: '203.0.113.9', host: 'shop.example' },
+    });
   });
 });
