@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import proxyAddr from '@fastify/proxy-addr';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
@@ -219,19 +217,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         cache: !deps.dev,
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
-      const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
-      // The request as Fastify's log serializer reads it: the client's address and host through
-      // the trusted proxy only, as Fastify's own request works them out.
-      const trusted = trustedProxies ? proxyAddr.compile(trustedProxies) : () => false;
-      const clientRequest = (request: IncomingMessage) => {
-        const { method, url, headers, socket } = request;
-        const forwardedHost = [headers['x-forwarded-host'] ?? []].flat().join(',');
-        const viaProxy = forwardedHost && socket.remoteAddress && trusted(socket.remoteAddress, 0);
-        const host = viaProxy ? (forwardedHost.split(',').pop() ?? '').trim() : (headers.host ?? '');
-        return { method, url, headers, socket, host, ip: proxyAddr(request, trusted) };
-      };
-      // The shell's two routes, as Fastify names them: the home page's, and every other page's.
-      const homePaths = new Set([config.basePath || '/', `${config.basePath}/`]);
       let closing = false;
       app.addHook('preClose', (done) => {
         closing = true;
@@ -244,17 +229,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         csrf,
         sessionCookie: shopCookies(config).session,
         closing: () => closing,
-        answered: (request, id, status, seconds) => {
-          // As Fastify would: the route's pattern in the metric, a log line with the request id.
-          const route = homePaths.has(request.url ?? '') ? config.basePath || '/' : `${config.basePath}/*`;
-          observeRequest?.('GET', route, status, seconds);
-          if (logsRequests) {
-            app.log.info(
-              { reqId: id, req: clientRequest(request), res: { statusCode: status }, responseTime: seconds * 1000 },
-              'request completed',
-            );
-          }
-        },
+        basePath: config.basePath,
+        trustProxy: trustedProxies,
+        observeRequest,
+        // Fastify logs each request at info; so do these answers, with the same request fields.
+        log: ['info', 'debug', 'trace'].includes(app.log.level) ? app.log : undefined,
       });
       registerContentPageRoutes(scope, contentPages);
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { fastifyCookie } from '@fastify/cookie';
-import type { FastifyServerFactory } from 'fastify';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { type KeptPageLookup, PAGE_HEADERS } from './page-shell.ts';
 import { acceptedEncoding } from './precompressed.ts';
 import type { CsrfIssuer } from './security.ts';
@@ -56,11 +57,36 @@ export function keptPageAnswers(deps: {
   sessionCookie: string;
   /** True once the shop is closing: Fastify then answers 503 and closes the connection. */
   closing: () => boolean;
-  /** Called after each direct answer, with its status and its duration in seconds (metrics, log). */
-  answered?: (request: IncomingMessage, requestId: string, status: number, seconds: number) => void;
+  basePath: string;
+  /** The proxies trusted with `X-Forwarded-*` (Fastify's `trustProxy`), for the log line. */
+  trustProxy: string[] | false;
+  /** The request metric, when metrics are on (metrics.ts). */
+  observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
+  /** Where each answer's `request completed` line goes, when requests are logged (info and below). */
+  log?: FastifyBaseLogger;
 }): DirectAnswer {
-  const { csrf } = deps;
+  const { csrf, basePath, log } = deps;
   const fixed = Object.entries({ ...deps.securityHeaders, ...PAGE_HEADERS, 'content-encoding': 'gzip' }).flat();
+  // The shell's two routes, as Fastify names them in the metric: the home page's, and every other page's.
+  const homePaths = new Set([basePath || '/', `${basePath}/`]);
+  const trusted = deps.trustProxy ? proxyAddr.compile(deps.trustProxy) : () => false;
+  /** The request as Fastify's log serializer reads it: address and host through the trusted proxy only. */
+  const loggedRequest = (request: IncomingMessage) => {
+    const { method, url, headers, socket } = request;
+    const forwardedHost = [headers['x-forwarded-host'] ?? []].flat().join(',');
+    const viaProxy = forwardedHost && socket.remoteAddress && trusted(socket.remoteAddress, 0);
+    const host = viaProxy ? (forwardedHost.split(',').pop() ?? '').trim() : (headers.host ?? '');
+    return { method, url, headers, socket, host, ip: proxyAddr(request, trusted) };
+  };
+  /** What Fastify's hooks would have recorded of the answer: its metric and its log line. */
+  const answered = (request: IncomingMessage, id: string, status: number, seconds: number) => {
+    const route = homePaths.has(request.url ?? '') ? basePath || '/' : `${basePath}/*`;
+    deps.observeRequest?.('GET', route, status, seconds);
+    log?.info(
+      { reqId: id, req: loggedRequest(request), res: { statusCode: status }, responseTime: seconds * 1000 },
+      'request completed',
+    );
+  };
   return (request, response) => {
     const started = performance.now();
     if (request.method !== 'GET' || deps.closing() || !acceptedEncoding(request, ['gzip'])) return false;
@@ -87,7 +113,7 @@ export function keptPageAnswers(deps: {
     }
     response.writeHead(status, headers);
     response.end(body);
-    deps.answered?.(request, id, status, (performance.now() - started) / 1000);
+    answered(request, id, status, (performance.now() - started) / 1000);
     return true;
   };
 }
