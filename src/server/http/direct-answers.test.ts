@@ -38,6 +38,32 @@ const sameFor = (headers: http.IncomingHttpHeaders) => {
 };
 const cookieAttributes = (headers: http.IncomingHttpHeaders) => headers['set-cookie']?.[0]?.replace(/=[^;]*/, '=…');
 
+/**
+ * A shop with a stand-in renderer, listening on a port (the direct answers live on the server's
+ * request event); `throughFastify` collects the URLs that reached Fastify's first hook.
+ */
+async function listeningShop(
+  env: Record<string, string>,
+  options: { log?: ReturnType<typeof captureLog>; throughFastify?: string[] } = {},
+): Promise<{ t: TestApp; base: string }> {
+  const { log, throughFastify } = options;
+  const t = await createTestApp(env, {
+    render: async ({ url }) => `<main>rendered ${url}</main>`,
+    ...(log ? { logger: createLogger({ logLevel: 'info' }, log.stream) } : {}),
+    ...(throughFastify
+      ? {
+          routes: (app) =>
+            app.addHook('onRequest', (req, _reply, done) => {
+              throughFastify.push(req.url);
+              done();
+            }),
+        }
+      : {}),
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { t, base: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` };
+}
+
 describe('kept pages answered before Fastify (issue 12)', () => {
   let t: TestApp;
   let base: string;
@@ -46,20 +72,10 @@ describe('kept pages answered before Fastify (issue 12)', () => {
   const log = captureLog();
 
   beforeAll(async () => {
-    t = await createTestApp(
+    ({ t, base } = await listeningShop(
       { PUBLIC_URL: 'http://shop.test', METRICS_TOKEN: TOKEN },
-      {
-        render: async ({ url }) => `<main>rendered ${url}</main>`,
-        logger: createLogger({ logLevel: 'info' }, log.stream),
-        routes: (app) =>
-          app.addHook('onRequest', (req, _reply, done) => {
-            throughFastify.push(req.url);
-            done();
-          }),
-      },
-    );
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      { log, throughFastify },
+    ));
   });
   afterAll(() => t.close());
 
@@ -173,19 +189,10 @@ describe('kept pages answered before Fastify, under BASE_PATH=/shop over https',
   let base: string;
   const throughFastify: string[] = [];
   beforeAll(async () => {
-    t = await createTestApp(
+    ({ t, base } = await listeningShop(
       { BASE_PATH: '/shop/', PUBLIC_URL: 'https://example.com/shop' },
-      {
-        render: async ({ url }) => `<main>rendered ${url}</main>`,
-        routes: (app) =>
-          app.addHook('onRequest', (req, _reply, done) => {
-            throughFastify.push(req.url);
-            done();
-          }),
-      },
-    );
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      { throughFastify },
+    ));
   });
   afterAll(() => t.close());
 
@@ -214,15 +221,7 @@ describe('kept pages answered before Fastify, behind a trusted proxy', () => {
   let base: string;
   const log = captureLog();
   beforeAll(async () => {
-    t = await createTestApp(
-      { TRUST_PROXY: '127.0.0.1' },
-      {
-        render: async ({ url }) => `<main>rendered ${url}</main>`,
-        logger: createLogger({ logLevel: 'info' }, log.stream),
-      },
-    );
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    ({ t, base } = await listeningShop({ TRUST_PROXY: '127.0.0.1' }, { log }));
   });
   afterAll(() => t.close());
 
