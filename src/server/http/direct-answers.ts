@@ -93,7 +93,7 @@ export function keptPageAnswers(deps: {
     let status: number;
     let id: string;
     let headers: string[];
-    let body: Buffer;
+    let body: Uint8Array[];
     try {
       const cookieHeader = request.headers.cookie;
       const cookies = cookieHeader ? fastifyCookie.parse(cookieHeader) : undefined;
@@ -103,16 +103,21 @@ export function keptPageAnswers(deps: {
       id = deps.requestId(request);
       const known = cookies?.[csrf.cookieName];
       const secret = known || csrf.newSecret();
-      body = page.gzipWith(csrf.token(secret));
+      body = page.gzipPieces(csrf.token(secret));
       status = page.status;
-      headers = [...fixed, 'x-request-id', id, 'content-length', String(body.length)];
+      let length = 0;
+      for (const piece of body) length += piece.length;
+      headers = [...fixed, 'x-request-id', id, 'content-length', String(length)];
       if (!known) headers.push('set-cookie', csrf.setCookie(secret));
     } catch {
       // Nothing is written yet: Fastify answers, and logs whatever fails there.
       return false;
     }
     response.writeHead(status, headers);
-    response.end(body);
+    // The socket is corked until the end: the pieces leave in one write.
+    const last = body.length - 1;
+    for (let at = 0; at < last; at++) response.write(body[at]);
+    response.end(body[last]);
     answered(request, id, status, (performance.now() - started) / 1000);
     return true;
   };

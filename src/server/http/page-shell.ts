@@ -327,7 +327,7 @@ export function registerPageShell(
     return { status, before: Buffer.from(before), after: Buffer.from(after), kept: false };
   }
   /** A kept page is also compressed once, around the place of the per-request data. */
-  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice; anonymous?: [Buffer, Buffer] };
+  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice; anonymous?: GzipSplice };
   const keep = (parts: Parts) => {
     parts.kept = true;
     return parts;
@@ -374,15 +374,19 @@ export function registerPageShell(
     return Buffer.from(scriptJson(data));
   }
   /**
-   * A kept page's initial data for a visitor without a session, around the place of the CSRF token
-   * (the only part that differs between such visitors): made once per kept page, instead of the
-   * whole JSON per request. A token is letters, digits, `-` and `_`: it needs no escaping there.
+   * A kept page for a visitor without a session, compressed around the place of the CSRF token (the
+   * only part of its initial data that differs between such visitors): made once per kept page,
+   * instead of the whole JSON per request. A token is letters, digits, `-` and `_`: it needs no
+   * escaping there.
    */
   const TOKEN_MARK = 'csrf-token-goes-here';
-  function anonymousDataOf(parts: Parts, url: string): [Buffer, Buffer] {
+  function anonymousGzipOf(parts: Parts, url: string): GzipSplice {
     if (!parts.anonymous) {
       const [pre = '', post = ''] = initialData(url, TOKEN_MARK, null, false).toString().split(TOKEN_MARK);
-      parts.anonymous = [Buffer.from(pre), Buffer.from(post)];
+      parts.anonymous = new GzipSplice(
+        Buffer.concat([parts.before, Buffer.from(pre)]),
+        Buffer.concat([Buffer.from(post), parts.after]),
+      );
     }
     return parts.anonymous;
   }
@@ -426,9 +430,8 @@ export function registerPageShell(
   const keptPage: KeptPageLookup = (url) => {
     const parts = keptFromLoaded(url);
     if (!parts) return undefined;
-    const gzip = gzipOf(parts);
-    const [pre, post] = anonymousDataOf(parts, url);
-    return { status: parts.status, gzipWith: (csrf) => gzip.with([pre, Buffer.from(csrf, 'latin1'), post]) };
+    const gzip = anonymousGzipOf(parts, url);
+    return { status: parts.status, gzipPieces: (csrf) => gzip.pieces(csrf) };
   };
 
   function serveShell(request: FastifyRequest, reply: FastifyReply) {
@@ -495,6 +498,7 @@ export const PAGE_HEADERS = {
 /**
  * The kept page at this URL (a request's whole URL, base path and query included) for a visitor
  * without a session, when it can be sent at once (see `keptForAnyone`): its status, and its gzip
- * bytes with that visitor's initial data (no user, this CSRF token). Undefined when it is not kept.
+ * bytes with that visitor's initial data (no user, this CSRF token), in pieces to be written one
+ * after another (`GzipSplice.pieces`). Undefined when it is not kept.
  */
-export type KeptPageLookup = (url: string) => { status: number; gzipWith(csrf: string): Buffer } | undefined;
+export type KeptPageLookup = (url: string) => { status: number; gzipPieces(csrf: string): Uint8Array[] } | undefined;

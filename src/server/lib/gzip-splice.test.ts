@@ -23,14 +23,29 @@ describe('GzipSplice', () => {
   );
 
   it.each([
-    ['three short pieces', [Buffer.from('{"csrf":"'), Buffer.from('abc-def'), Buffer.from('"}')]],
-    ['pieces longer than one stored block together', [randomBytes(40_000), Buffer.alloc(0), randomBytes(40_000)]],
-    ['no piece at all', []],
-  ])('takes the middle in pieces, written one after another: %s', (_name, pieces) => {
+    ['a token', 'abcdEFGH-0123456789_xyz'],
+    ['latin1 characters, one byte each', 'caf\u00e9 \u00fc'],
+    ['an empty middle', ''],
+    ['a middle longer than one stored block', 'x'.repeat(70_000)],
+  ])('takes a string middle, one byte per character: %s', (_name, middle) => {
     const splice = new GzipSplice(page(5_000), page(4_000));
-    const whole = Buffer.concat([page(5_000), ...pieces, page(4_000)]);
-    expect(zlib.gunzipSync(splice.with(pieces)).equals(whole)).toBe(true);
-    expect(splice.with(pieces).equals(splice.with(Buffer.concat(pieces)))).toBe(true);
+    const whole = Buffer.concat([page(5_000), Buffer.from(middle, 'latin1'), page(4_000)]);
+    expect(zlib.gunzipSync(splice.with(middle)).equals(whole)).toBe(true);
+    expect(splice.with(middle).equals(splice.with(Buffer.from(middle, 'latin1')))).toBe(true);
+  });
+
+  it('gives the same bytes in pieces, the kept parts as they are and only short pieces made per middle', () => {
+    const before = page(30_000);
+    const after = page(8_000);
+    const splice = new GzipSplice(before, after);
+    const pieces = splice.pieces('abc-def');
+    expect(Buffer.concat(pieces).equals(splice.with('abc-def'))).toBe(true);
+    // The first and third pieces are the kept compressed parts: the same objects for every middle.
+    const other = splice.pieces('another-token');
+    expect(other[0]).toBe(pieces[0]);
+    expect(other[2]).toBe(pieces[2]);
+    expect(pieces[1]!.length + pieces[3]!.length).toBe(5 + 'abc-def'.length + 8);
+    expect(zlib.gunzipSync(Buffer.concat(other)).toString()).toBe(`${before}another-token${after}`);
   });
 
   it('keeps the parts: only the middle differs between two responses', () => {

@@ -30,27 +30,49 @@ export class GzipSplice {
     this.#plainLength = before.length + after.length;
   }
 
-  /** The gzip bytes of `before + middle + after`; `middle` may come in pieces, written one after another. */
-  with(middle: Uint8Array | readonly Uint8Array[]): Buffer {
-    const pieces = middle instanceof Uint8Array ? [middle] : middle;
-    let crc = this.#crcBefore;
-    let length = 0;
-    for (const piece of pieces) {
-      crc = zlib.crc32(piece, crc);
-      length += piece.length;
+  /** The gzip bytes of `before + middle + after`, in one buffer. */
+  with(middle: Uint8Array | string): Buffer {
+    return Buffer.concat(this.pieces(middle));
+  }
+
+  /**
+   * The same bytes as `with()`, in pieces to be written one after another: the kept parts as they are
+   * and two short pieces made for this middle. Written to a socket, they go out in one `writev`
+   * without a buffer the size of the page made and copied per response (on this machine that buffer
+   * cost more than all the rest of the splice). A string `middle` is written one byte per character
+   * (latin1): a token, say, with no encoding step of its own.
+   */
+  pieces(middle: Uint8Array | string): Uint8Array[] {
+    const length = middle.length;
+    if (length > STORED_MAX) {
+      const bytes = typeof middle === 'string' ? Buffer.from(middle, 'latin1') : middle;
+      return [this.#head, ...storedBlocks(bytes), this.#tail, this.#trailer(bytes)];
     }
-    crc = (multModP(this.#pastAfter, crc) ^ this.#crcAfter) >>> 0;
-    const trailer = Buffer.allocUnsafe(8);
+    // Short pieces come from Node's shared pool of small buffers.
+    const stored = Buffer.allocUnsafe(STORED_HEADER + length);
+    writeStoredHeader(stored, length);
+    if (typeof middle === 'string') stored.write(middle, STORED_HEADER, 'latin1');
+    else stored.set(middle, STORED_HEADER);
+    return [this.#head, stored, this.#tail, this.#trailer(stored.subarray(STORED_HEADER))];
+  }
+
+  /** The trailer: CRC-32 and length of the whole, from the parts' kept checksums and the middle's bytes. */
+  #trailer(middle: Uint8Array): Buffer {
+    const crc = (multModP(this.#pastAfter, zlib.crc32(middle, this.#crcBefore)) ^ this.#crcAfter) >>> 0;
+    const trailer = Buffer.allocUnsafe(TRAILER);
     trailer.writeUInt32LE(crc, 0);
-    trailer.writeUInt32LE((this.#plainLength + length) % 2 ** 32, 4);
-    const stored = length <= STORED_MAX ? [storedHeader(length), ...pieces] : storedBlocks(Buffer.concat(pieces));
-    return Buffer.concat([this.#head, ...stored, this.#tail, trailer]);
+    trailer.writeUInt32LE((this.#plainLength + middle.length) % 2 ** 32, 4);
+    return trailer;
   }
 }
 
 // ID1 ID2, CM = deflate, no flags, no modification time, no extra flags, OS unknown.
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const STORED_MAX = 0xffff;
+/** A stored block's header: one byte of block type, then LEN and its complement. */
+const STORED_HEADER = 5;
+/** CRC-32 and ISIZE. */
+const TRAILER = 8;
 
 /** Non-final stored blocks holding `data` (BFINAL 0, BTYPE 00, then LEN and its complement). */
 function storedBlocks(data: Uint8Array): Uint8Array[] {
@@ -64,10 +86,15 @@ function storedBlocks(data: Uint8Array): Uint8Array[] {
 
 /** A non-final stored block's header for `length` (≤ 65535) bytes. */
 function storedHeader(length: number): Buffer {
-  const header = Buffer.alloc(5);
-  header.writeUInt16LE(length, 1);
-  header.writeUInt16LE(~length & 0xffff, 3);
+  const header = Buffer.allocUnsafe(STORED_HEADER);
+  writeStoredHeader(header, length);
   return header;
+}
+
+function writeStoredHeader(target: Buffer, length: number): void {
+  target[0] = 0; // BFINAL 0, BTYPE 00: stored, the rest of the byte padding
+  target.writeUInt16LE(length, 1);
+  target.writeUInt16LE(~length & 0xffff, 3);
 }
 
 // CRC-32 arithmetic modulo its polynomial (reflected), after zlib's crc32.c.
