@@ -103,11 +103,10 @@ export function keptPageAnswers(deps: {
       id = deps.requestId(request);
       const known = cookies?.[csrf.cookieName];
       const secret = known || csrf.newSecret();
-      body = page.gzipPieces(csrf.token(secret));
+      const token = csrf.token(secret);
+      body = page.gzip.pieces(token);
       status = page.status;
-      let length = 0;
-      for (const piece of body) length += piece.length;
-      headers = [...fixed, 'x-request-id', id, 'content-length', String(length)];
+      headers = [...fixed, 'x-request-id', id, 'content-length', String(page.gzip.byteLength(token.length))];
       if (!known) headers.push('set-cookie', csrf.setCookie(secret));
     } catch {
       // Nothing is written yet: Fastify answers, and logs whatever fails there.

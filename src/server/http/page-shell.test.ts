@@ -338,6 +338,17 @@ describe('page shell with the server renderer (issue 12)', () => {
     });
     expect(own.headers['content-encoding']).toBe('gzip');
     expect(initialData(gunzipSync(own.rawPayload).toString()).user).toEqual({ id, name: 'Ann Gzip' });
+    // A session that has ended is a visitor without one: the same kept page, compressed around the token.
+    const ended = await t.app.inject({
+      method: 'GET',
+      url: '/product/alpha-kit',
+      headers: { 'accept-encoding': 'gzip' },
+      cookies: { kitshop_session: 'no-such-session' },
+    });
+    const endedHtml = gunzipSync(ended.rawPayload).toString();
+    expect(initialData(endedHtml).user).toEqual({});
+    expect(endedHtml).toBe(html.replace(data.csrf, initialData(endedHtml).csrf));
+    expect(Number(ended.headers['content-length'])).toBe(ended.rawPayload.length);
   });
 
   it('compresses a page rendered for one request as the on-the-fly compression would, and not for a client that takes none', async () => {

@@ -327,7 +327,7 @@ export function registerPageShell(
     return { status, before: Buffer.from(before), after: Buffer.from(after), kept: false };
   }
   /** A kept page is also compressed once, around the place of the per-request data. */
-  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice; anonymous?: GzipSplice };
+  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice; anonymous?: KeptPage };
   const keep = (parts: Parts) => {
     parts.kept = true;
     return parts;
@@ -380,16 +380,18 @@ export function registerPageShell(
    * escaping there.
    */
   const TOKEN_MARK = 'csrf-token-goes-here';
-  function anonymousGzipOf(parts: Parts, url: string): GzipSplice {
+  function anonymousPage(parts: Parts, url: string): KeptPage {
     if (!parts.anonymous) {
       const [pre = '', post = ''] = initialData(url, TOKEN_MARK, null, false).toString().split(TOKEN_MARK);
-      parts.anonymous = new GzipSplice(
+      const gzip = new GzipSplice(
         Buffer.concat([parts.before, Buffer.from(pre)]),
         Buffer.concat([Buffer.from(post), parts.after]),
       );
+      parts.anonymous = { status: parts.status, gzip };
     }
     return parts.anonymous;
   }
+  /** A kept page around any visitor's initial data (a signed-in visitor's name, say). */
   const gzipOf = (parts: Parts) => {
     parts.gzip ??= new GzipSplice(parts.before, parts.after);
     return parts.gzip;
@@ -403,11 +405,15 @@ export function registerPageShell(
     user: { id: number; name: string } | null,
     owner: boolean,
   ) {
-    const middle = initialData(request.url, reply.csrfToken(), user, owner);
+    const csrf = reply.csrfToken();
     reply.status(parts.status).headers(PAGE_HEADERS);
     if (parts.kept && acceptedEncoding(request, ['gzip'])) {
-      return reply.header('content-encoding', 'gzip').send(gzipOf(parts).with(middle));
+      reply.header('content-encoding', 'gzip');
+      // Without a user, the page kept for the direct answers (compressed once around the token) fits.
+      if (!user) return reply.send(anonymousPage(parts, request.url).gzip.with(csrf));
+      return reply.send(gzipOf(parts).with(initialData(request.url, csrf, user, owner)));
     }
+    const middle = initialData(request.url, csrf, user, owner);
     // A page rendered for this request only is compressed now, if at all.
     return sendCompressed(request, reply, Buffer.concat([parts.before, middle, parts.after]));
   }
@@ -429,9 +435,7 @@ export function registerPageShell(
   /** The same, for app.ts's direct answers (before Fastify's pipeline): gzip only. */
   const keptPage: KeptPageLookup = (url) => {
     const parts = keptFromLoaded(url);
-    if (!parts) return undefined;
-    const gzip = anonymousGzipOf(parts, url);
-    return { status: parts.status, gzipPieces: (csrf) => gzip.pieces(csrf) };
+    return parts && anonymousPage(parts, url);
   };
 
   function serveShell(request: FastifyRequest, reply: FastifyReply) {
@@ -496,9 +500,14 @@ export const PAGE_HEADERS = {
 } as const;
 
 /**
- * The kept page at this URL (a request's whole URL, base path and query included) for a visitor
- * without a session, when it can be sent at once (see `keptForAnyone`): its status, and its gzip
- * bytes with that visitor's initial data (no user, this CSRF token), in pieces to be written one
- * after another (`GzipSplice.pieces`). Undefined when it is not kept.
+ * A kept page as a visitor without a session gets it: its status, and its gzip around the place of
+ * the visitor's CSRF token (the only part of its initial data that differs between such visitors),
+ * so `gzip.pieces(token)` are its bytes. Made once per kept page and catalog snapshot.
  */
-export type KeptPageLookup = (url: string) => { status: number; gzipPieces(csrf: string): Uint8Array[] } | undefined;
+export type KeptPage = { readonly status: number; readonly gzip: GzipSplice };
+
+/**
+ * The kept page at this URL (a request's whole URL, base path and query included) for a visitor
+ * without a session, when it can be sent at once (see `keptForAnyone`); undefined when it is not kept.
+ */
+export type KeptPageLookup = (url: string) => KeptPage | undefined;

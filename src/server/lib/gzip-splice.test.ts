@@ -16,9 +16,11 @@ describe('GzipSplice', () => {
   ])(
     'makes one gzip member that inflates, checksum and length checked, to the whole: %s',
     (_name, before, middle, after) => {
-      const spliced = new GzipSplice(before, after).with(middle);
+      const splice = new GzipSplice(before, after);
+      const spliced = splice.with(middle);
       // gunzip verifies the trailer's CRC-32 and length, and rejects a stream that does not end.
       expect(zlib.gunzipSync(spliced).equals(Buffer.concat([before, middle, after]))).toBe(true);
+      expect(splice.byteLength(middle.length)).toBe(spliced.length);
     },
   );
 
@@ -32,6 +34,12 @@ describe('GzipSplice', () => {
     const whole = Buffer.concat([page(5_000), Buffer.from(middle, 'latin1'), page(4_000)]);
     expect(zlib.gunzipSync(splice.with(middle)).equals(whole)).toBe(true);
     expect(splice.with(middle).equals(splice.with(Buffer.from(middle, 'latin1')))).toBe(true);
+    expect(splice.byteLength(middle.length)).toBe(splice.with(middle).length);
+  });
+
+  it.each([65_535, 65_536, 131_070, 131_071])('knows its length around a middle of %i bytes', (size) => {
+    const splice = new GzipSplice(page(100), page(100));
+    expect(splice.byteLength(size)).toBe(splice.with('y'.repeat(size)).length);
   });
 
   it('gives the same bytes in pieces, the kept parts as they are and only short pieces made per middle', () => {

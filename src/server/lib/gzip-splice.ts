@@ -30,6 +30,12 @@ export class GzipSplice {
     this.#plainLength = before.length + after.length;
   }
 
+  /** The length in bytes of the gzip member around a middle of `middleLength` bytes. */
+  byteLength(middleLength: number): number {
+    const blocks = Math.max(1, Math.ceil(middleLength / STORED_MAX));
+    return this.#head.length + blocks * STORED_HEADER + middleLength + this.#tail.length + TRAILER;
+  }
+
   /** The gzip bytes of `before + middle + after`, in one buffer. */
   with(middle: Uint8Array | string): Buffer {
     return Buffer.concat(this.pieces(middle));
