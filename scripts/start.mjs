@@ -13,16 +13,12 @@ const SOURCES = ['src', 'package.json', 'vite.config.ts', 'tsconfig.json', 'tsco
  * The Node flags the server runs with, on the command line before the script (package.json's
  * `start` passes the same; the bench and the stack take them from here). V8 sizes its young
  * generation when the process starts (v8.setFlagsFromString is too late for it), so they cannot be
- * set from inside the server (docs/operations.md, "Memory"):
- * - `--max-semi-space-size=4` (MiB): under load the young generation otherwise grows to 3 x 16 MiB
- *   and stays there; with 4 the server's RSS after the bench's load runs is ~25-35 MB lower.
- * - `--max-old-space-size=512` (MiB): V8 lets the old generation grow after each full collection
- *   by a factor that rises with this limit, up to 4 for the default limit on a machine with a few
- *   GB. The shop keeps some 35 MB alive; with 512 the factor is ~1.4 and the heap V8 holds after
- *   the bench's load is ~15 MB smaller, for the same CPU per request. Request bodies are capped at
- *   1 MB and files are streamed, so the limit leaves more than ten times the live heap spare.
+ * set from inside the server. `--max-semi-space-size=4` (MiB): under load the young generation
+ * otherwise grows to 3 x 16 MiB and stays there; with 4 the server's RSS after the bench's load
+ * runs is ~25-35 MB lower (docs/operations.md, "Memory", which also says why the old generation's
+ * limit stays at Node's default).
  */
-export const SERVER_NODE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=512'];
+export const SERVER_NODE_ARGS = ['--max-semi-space-size=4'];
 
 function newestMtime(target) {
   const stat = statSync(target, { throwIfNoEntry: false });

@@ -33,15 +33,4 @@ describe('the server’s Node flags', () => {
     expect(Number(stdout)).toBeGreaterThan(0);
     expect(Number(stdout)).toBeLessThanOrEqual(2 * 4 * 1024 * 1024);
   });
-
-  it('cap the old generation at 512 MiB, so V8 grows it by a small factor after each full collection', async () => {
-    const script = "console.log(require('node:v8').getHeapStatistics().heap_size_limit)";
-    const { stdout } = await promisify(execFile)(process.execPath, [...SERVER_NODE_ARGS, '-e', script], {
-      env: { ...process.env, NODE_OPTIONS: '' },
-    });
-    const withFlags = Number(stdout);
-    // The limit is the old generation's plus the young generation's.
-    expect(withFlags).toBeGreaterThanOrEqual(512 * 1024 * 1024);
-    expect(withFlags).toBeLessThan(540 * 1024 * 1024);
-  });
 });
