@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
 import { shopCookies } from './http/cookies.ts';
-import { type DirectAnswer, keptPageAnswers, serverWithDirectAnswers } from './http/direct-answers.ts';
+import { type DirectAnswer, keptAnswers, serverWithDirectAnswers } from './http/direct-answers.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
 import { type PageRenderer, registerPageShell, type ShellTemplate } from './http/page-shell.ts';
@@ -21,7 +21,7 @@ import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
-import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { keptList, registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
@@ -222,8 +222,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         closing = true;
         done();
       });
-      direct = keptPageAnswers({
+      direct = keptAnswers({
         keptPage: shell.keptPage,
+        catalogList: () => {
+          const snapshot = catalog.loaded();
+          return snapshot && keptList(snapshot);
+        },
         securityHeaders: headers,
         requestId,
         csrf,

@@ -14,7 +14,13 @@ const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
 /** One request over a real connection: `app.inject` never reaches the server's request event. */
-function request(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+function request(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${path}`, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -23,7 +29,7 @@ function request(base: string, path: string, headers: Record<string, string> = {
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -182,6 +188,65 @@ describe('kept pages answered before Fastify (issue 12)', () => {
     expect(throughFastify).toEqual(['/']);
     expect(await scrapeOf(seriesOf('/'))).toBe(home + 2);
   });
+
+  it("answers POST /api/products without a body itself, with Fastify's headers and bytes, logged and counted", async () => {
+    const series = 'kitshop_http_request_duration_seconds_count{method="POST",route="/api/products",status_code="200"}';
+    const count = async () => {
+      const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      const line = res.body.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    // What Fastify answers (inject never reaches the server's request event), for each encoding.
+    const viaFastify = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/api/products', headers });
+    // The bench's request (no type, no body), a browser's (JSON, an empty body, the CSRF header and
+    // cookie), and one that takes no compression.
+    const browser = {
+      ...BROWSER,
+      'content-type': 'application/json',
+      'content-length': '0',
+      cookie: 'kitshop_csrf=abc',
+    };
+    for (const headers of [BROWSER, browser, { 'accept-encoding': 'gzip' }, {}]) {
+      const fastify = await viaFastify(headers); // also makes the compressed body, once
+      const before = await count();
+      throughFastify.length = 0;
+      const direct = await request(base, '/api/products', headers, 'POST');
+      expect(throughFastify).toEqual([]);
+      expect(direct.status).toBe(200);
+      // Apart from the connection's own headers (inject's answer says keep-alive, this connection closes).
+      const { connection: _c, 'keep-alive': _k, ...directHeaders } = sameFor(direct.headers);
+      const { connection: _f, ...fastifyHeaders } = sameFor(fastify.headers as http.IncomingHttpHeaders);
+      expect(directHeaders).toEqual(fastifyHeaders);
+      expect(direct.body.equals(fastify.rawPayload)).toBe(true);
+      expect(Number(direct.headers['content-length'])).toBe(direct.body.length);
+      expect(direct.headers['set-cookie']).toBeUndefined();
+      const line = log.lines().find((l) => l.reqId === direct.headers['x-request-id']);
+      expect(line).toMatchObject({ msg: 'request completed', req: { method: 'POST', url: '/api/products' } });
+      expect(await count()).toBe(before + 1);
+    }
+    const kits = JSON.parse((await request(base, '/api/products', {}, 'POST')).body.toString());
+    expect(kits.map((kit: { sef_id: string }) => kit.sef_id)).toContain('alpha-kit');
+  });
+
+  it('leaves every other POST /api/products to Fastify: a body, a session, another type, a query, a new catalog', async () => {
+    await request(base, '/api/products', BROWSER, 'POST'); // the compressed body is kept
+    throughFastify.length = 0;
+    const json = { ...BROWSER, 'content-type': 'application/json' };
+    const withBody = await request(base, '/api/products', json, 'POST', '{}');
+    expect(withBody.status).toBe(200);
+    const badJson = await request(base, '/api/products', json, 'POST', '{oops');
+    expect(badJson.status).toBe(400);
+    expect(JSON.parse(badJson.body.toString())).toEqual({ message: 'The request body is not valid JSON.' });
+    await request(base, '/api/products', { ...BROWSER, cookie: 'kitshop_session=whoever' }, 'POST');
+    await request(base, '/api/products', { ...BROWSER, 'content-type': 'text/plain' }, 'POST');
+    await request(base, '/api/products', { ...BROWSER, 'content-type': 'application/json; =bad' }, 'POST');
+    await request(base, '/api/products?page=2', BROWSER, 'POST');
+    t.catalog.invalidate();
+    await request(base, '/api/products', BROWSER, 'POST');
+    const list = '/api/products';
+    expect(throughFastify).toEqual([list, list, list, list, list, `${list}?page=2`, list]);
+  });
 });
 
 describe('kept pages answered before Fastify, under BASE_PATH=/shop over https', () => {
@@ -213,6 +278,14 @@ describe('kept pages answered before Fastify, under BASE_PATH=/shop over https',
     const outside = await request(base, '/product/alpha-kit', BROWSER);
     expect(outside.status).toBe(404);
     expect(throughFastify).toEqual(['/product/alpha-kit']);
+    // The catalog's list, under the base path only.
+    await request(base, '/shop/api/products', BROWSER, 'POST');
+    throughFastify.length = 0;
+    const list = await request(base, '/shop/api/products', BROWSER, 'POST');
+    expect(list.status).toBe(200);
+    expect(throughFastify).toEqual([]);
+    expect((await request(base, '/api/products', BROWSER, 'POST')).status).toBe(404);
+    expect(throughFastify).toEqual(['/api/products']);
   });
 });
 

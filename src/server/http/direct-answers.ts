@@ -3,8 +3,11 @@ import { fastifyCookie } from '@fastify/cookie';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { type KeptPageLookup, PAGE_HEADERS } from './page-shell.ts';
-import { acceptedEncoding } from './precompressed.ts';
+import { acceptedEncoding, JSON_TYPE, type PrecompressedBody, VARY_ENCODING } from './precompressed.ts';
 import type { CsrfIssuer } from './security.ts';
+
+/** The request types the direct answer takes as Fastify would (JSON, as the shop's client sends it). */
+const JSON_REQUEST = /^application\/json(; ?charset=utf-8)?$/;
 
 /** Answers a request itself and says true, or says false and leaves it to Fastify. */
 export type DirectAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -39,17 +42,20 @@ export function serverWithDirectAnswers(direct: () => DirectAnswer | undefined):
 }
 
 /**
- * Kept public pages for visitors without a session, answered straight from Node's request event
- * (issue 12). Most visits of a public page are exactly this: the same bytes for everyone but the
- * visitor's CSRF token, spliced into the page's gzip. Fastify's pipeline (routing, the request and
- * reply objects, six hooks, the child logger) cost more than everything else such a page does, so
- * these answers skip it and write what it would have written: the shop's security headers, the
- * request id, the page's headers, the CSRF cookie on a first visit, the request's metric and its log
- * line. Anything else (another method, a session cookie, no gzip, a page not kept, a shop that is
- * closing) goes to Fastify as before; page-shell.ts serves those same pages there.
+ * The answers that are the same for every visitor without a session, given straight from Node's
+ * request event (issue 12): the kept public pages (the same bytes for everyone but the visitor's CSRF
+ * token, spliced into the page's gzip) and the catalog's list (`POST /api/products` with no body, its
+ * kept compressed JSON as it is). Fastify's pipeline (routing, the request and reply objects, six
+ * hooks, the child logger) costs more than everything else such an answer does, so these skip it and
+ * write what it would have written: the shop's security headers, the request id, the answer's own
+ * headers, the CSRF cookie on a page's first visit, the request's metric and its log line. Anything
+ * else (a session cookie, a body, a page or answer not kept yet, a shop that is closing, ...) goes to
+ * Fastify as before; page-shell.ts and the catalog's routes serve those same answers there.
  */
-export function keptPageAnswers(deps: {
+export function keptAnswers(deps: {
   keptPage: KeptPageLookup;
+  /** The catalog list's kept body (catalog.routes.ts), when the catalog is in memory. */
+  catalogList: () => PrecompressedBody | undefined;
   /** The shop's security headers (security.ts). */
   securityHeaders: Record<string, string>;
   requestId: (request: IncomingMessage) => string;
@@ -66,9 +72,18 @@ export function keptPageAnswers(deps: {
   log?: FastifyBaseLogger;
 }): DirectAnswer {
   const { csrf, basePath, log } = deps;
-  const fixed = Object.entries({ ...deps.securityHeaders, ...PAGE_HEADERS, 'content-encoding': 'gzip' }).flat();
+  const pageHeaders = Object.entries({ ...deps.securityHeaders, ...PAGE_HEADERS, 'content-encoding': 'gzip' }).flat();
+  // As the catalog's route answers: its type, the Vary of a kept body, and the default Cache-Control
+  // of an answer that sets none (security.ts).
+  const listHeaders = Object.entries({
+    ...deps.securityHeaders,
+    'content-type': JSON_TYPE,
+    vary: VARY_ENCODING,
+    'cache-control': 'no-store',
+  }).flat();
   // The shell's two routes, as Fastify names them in the metric: the home page's, and every other page's.
   const homePaths = new Set([basePath || '/', `${basePath}/`]);
+  const listPath = `${basePath}/api/products`;
   const trusted = deps.trustProxy ? proxyAddr.compile(deps.trustProxy) : () => false;
   /** The request as Fastify's log serializer reads it: address and host through the trusted proxy only. */
   const loggedRequest = (request: IncomingMessage) => {
@@ -78,46 +93,81 @@ export function keptPageAnswers(deps: {
     const host = viaProxy ? (forwardedHost.split(',').pop() ?? '').trim() : (headers.host ?? '');
     return { method, url, headers, socket, host, ip: proxyAddr(request, trusted) };
   };
-  /** What Fastify's hooks would have recorded of the answer: its metric and its log line. */
-  const answered = (request: IncomingMessage, id: string, status: number, seconds: number) => {
-    const route = homePaths.has(request.url ?? '') ? basePath || '/' : `${basePath}/*`;
-    deps.observeRequest?.('GET', route, status, seconds);
+  /** Writes the answer (its pieces through the corked socket, in one write) and records it as Fastify's hooks would. */
+  const send = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: { route: string; status: number; id: string; headers: string[]; body: Uint8Array[] },
+    started: number,
+  ) => {
+    const { body, status } = answer;
+    response.writeHead(status, answer.headers);
+    const last = body.length - 1;
+    for (let at = 0; at < last; at++) response.write(body[at]);
+    response.end(body[last]);
+    const seconds = (performance.now() - started) / 1000;
+    deps.observeRequest?.(request.method ?? '', answer.route, status, seconds);
     log?.info(
-      { reqId: id, req: loggedRequest(request), res: { statusCode: status }, responseTime: seconds * 1000 },
+      { reqId: answer.id, req: loggedRequest(request), res: { statusCode: status }, responseTime: seconds * 1000 },
       'request completed',
     );
   };
+  /** Nothing from the request's cookies but whether it has a session, and its CSRF secret. */
+  const cookiesOf = (request: IncomingMessage) => {
+    const header = request.headers.cookie;
+    return header ? fastifyCookie.parse(header) : undefined;
+  };
+
+  const page = (request: IncomingMessage) => {
+    if (!acceptedEncoding(request, ['gzip'])) return undefined;
+    const cookies = cookiesOf(request);
+    if (cookies?.[deps.sessionCookie]) return undefined;
+    const kept = request.url ? deps.keptPage(request.url) : undefined;
+    if (!kept) return undefined;
+    const id = deps.requestId(request);
+    const known = cookies?.[csrf.cookieName];
+    const secret = known || csrf.newSecret();
+    const token = csrf.token(secret);
+    const headers = [...pageHeaders, 'x-request-id', id, 'content-length', String(kept.gzip.byteLength(token.length))];
+    if (!known) headers.push('set-cookie', csrf.setCookie(secret));
+    const route = homePaths.has(request.url ?? '') ? basePath || '/' : `${basePath}/*`;
+    return { route, status: kept.status, id, headers, body: kept.gzip.pieces(token) };
+  };
+
+  /**
+   * The list as the catalog's route answers a request without a body: Fastify would parse none (or
+   * an empty JSON one) and need no CSRF token. A body of any kind, or another type, goes to Fastify.
+   */
+  const list = (request: IncomingMessage) => {
+    const { headers: asked } = request;
+    if (request.url !== listPath || asked['transfer-encoding'] !== undefined) return undefined;
+    if (asked['content-length'] !== undefined && asked['content-length'] !== '0') return undefined;
+    const type = asked['content-type'];
+    if (type !== undefined && !JSON_REQUEST.test(type)) return undefined;
+    if (cookiesOf(request)?.[deps.sessionCookie]) return undefined;
+    const kept = deps.catalogList();
+    const encoding = acceptedEncoding(request);
+    const bytes = kept && (encoding ? kept.ready(encoding) : kept.plain);
+    if (!bytes) return undefined;
+    const id = deps.requestId(request);
+    const headers = [...listHeaders, 'x-request-id', id, 'content-length', String(bytes.length)];
+    if (encoding) headers.push('content-encoding', encoding);
+    return { route: listPath, status: 200, id, headers, body: [bytes] };
+  };
+
   return (request, response) => {
     const started = performance.now();
-    if (request.method !== 'GET' || deps.closing() || !acceptedEncoding(request, ['gzip'])) return false;
-    let status: number;
-    let id: string;
-    let headers: string[];
-    let body: Uint8Array[];
+    const { method } = request;
+    if ((method !== 'GET' && method !== 'POST') || deps.closing()) return false;
+    let answer: ReturnType<typeof page>;
     try {
-      const cookieHeader = request.headers.cookie;
-      const cookies = cookieHeader ? fastifyCookie.parse(cookieHeader) : undefined;
-      if (cookies?.[deps.sessionCookie]) return false;
-      const page = request.url ? deps.keptPage(request.url) : undefined;
-      if (!page) return false;
-      id = deps.requestId(request);
-      const known = cookies?.[csrf.cookieName];
-      const secret = known || csrf.newSecret();
-      const token = csrf.token(secret);
-      body = page.gzip.pieces(token);
-      status = page.status;
-      headers = [...fixed, 'x-request-id', id, 'content-length', String(page.gzip.byteLength(token.length))];
-      if (!known) headers.push('set-cookie', csrf.setCookie(secret));
+      answer = method === 'GET' ? page(request) : list(request);
     } catch {
       // Nothing is written yet: Fastify answers, and logs whatever fails there.
       return false;
     }
-    response.writeHead(status, headers);
-    // The socket is corked until the end: the pieces leave in one write.
-    const last = body.length - 1;
-    for (let at = 0; at < last; at++) response.write(body[at]);
-    response.end(body[last]);
-    answered(request, id, status, (performance.now() - started) / 1000);
+    if (!answer) return false;
+    send(request, response, answer, started);
     return true;
   };
 }

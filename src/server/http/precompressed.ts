@@ -26,6 +26,9 @@ export function acceptedEncoding(
   return header ? negotiate(header, offered) : null;
 }
 
+/** The type of the JSON answers. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** The `Vary` entry of an answer that depends on it, spelled as the on-the-fly compression checks for it. */
 export const VARY_ENCODING = 'accept-encoding';
 
@@ -43,6 +46,7 @@ const gzip = promisify(zlib.gzip);
 export class PrecompressedBody {
   readonly plain: Buffer;
   readonly #encoded = new Map<Encoding, Promise<Buffer>>();
+  readonly #ready = new Map<Encoding, Buffer>();
 
   constructor(text: string) {
     this.plain = Buffer.from(text);
@@ -56,10 +60,18 @@ export class PrecompressedBody {
           ? brotli(this.plain, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } })
           : gzip(this.plain, { level: zlib.constants.Z_BEST_COMPRESSION });
       this.#encoded.set(encoding, bytes);
-      // A failure is not kept: the next answer tries again.
-      bytes.catch(() => this.#encoded.delete(encoding));
+      bytes.then(
+        (made) => this.#ready.set(encoding, made),
+        // A failure is not kept: the next answer tries again.
+        () => this.#encoded.delete(encoding),
+      );
     }
     return bytes;
+  }
+
+  /** The compressed bytes once `encoded()` has made them, for an answer that cannot wait. */
+  ready(encoding: Encoding): Buffer | undefined {
+    return this.#ready.get(encoding);
   }
 }
 

@@ -19,7 +19,8 @@ async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown, csr
       ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
       ...(csrf ? { 'X-CSRF-TOKEN': initialData.csrf } : {}),
     },
-    body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    // A call without a payload sends an empty body (SPEC's calls: "empty body"); the server reads it as {}.
+    body: method === 'POST' && body !== undefined ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => null);
   if (!response.ok) {

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
-import { precompressedOf, sendPrecompressed } from '../../http/precompressed.ts';
-import type { Catalog } from './catalog.service.ts';
+import { JSON_TYPE, type PrecompressedBody, precompressedOf, sendPrecompressed } from '../../http/precompressed.ts';
+import type { Catalog, CatalogSnapshot } from './catalog.service.ts';
 
 const UNKNOWN_KIT = 'We could not find that kit.';
-const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The answer of `POST /api/products` for a snapshot: its list, serialised and compressed once. */
+export const keptList = (snapshot: CatalogSnapshot): PrecompressedBody =>
+  precompressedOf(snapshot, 'list', () => snapshot.listJson);
 
 /**
  * The catalog API. Reads only, so no CSRF token is required (the browser sends one anyway). Each
@@ -17,12 +20,7 @@ export function registerCatalogRoutes(app: FastifyInstance, catalog: Catalog): v
   // here, and its two hooks would run on each request for nothing.
   const route = { compress: false, config: { csrf: false } } as const;
   app.post('/api/products', route, async (request, reply) => {
-    const snapshot = await catalog.snapshot();
-    return sendPrecompressed(
-      request,
-      reply.type(JSON_TYPE),
-      precompressedOf(snapshot, 'list', () => snapshot.listJson),
-    );
+    return sendPrecompressed(request, reply.type(JSON_TYPE), keptList(await catalog.snapshot()));
   });
 
   app.post('/api/product/:sefid', route, async (request, reply) => {
