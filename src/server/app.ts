@@ -21,7 +21,7 @@ import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
-import { keptList, registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { CATALOG_LIST_PATH, keptList, registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
@@ -224,9 +224,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       direct = keptAnswers({
         keptPage: shell.keptPage,
-        catalogList: () => {
-          const snapshot = catalog.loaded();
-          return snapshot && keptList(snapshot);
+        catalogList: {
+          path: `${config.basePath}${CATALOG_LIST_PATH}`,
+          kept: () => {
+            const snapshot = catalog.loaded();
+            return snapshot && keptList(snapshot);
+          },
         },
         securityHeaders: headers,
         requestId,

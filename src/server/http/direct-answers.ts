@@ -4,10 +4,13 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { type KeptPageLookup, PAGE_HEADERS } from './page-shell.ts';
 import { acceptedEncoding, JSON_TYPE, type PrecompressedBody, VARY_ENCODING } from './precompressed.ts';
-import type { CsrfIssuer } from './security.ts';
+import { type CsrfIssuer, DEFAULT_CACHE_CONTROL } from './security.ts';
 
 /** The request types the direct answer takes as Fastify would (JSON, as the shop's client sends it). */
 const JSON_REQUEST = /^application\/json(; ?charset=utf-8)?$/;
+
+/** An answer written before Fastify: its metric's route, status, request id, headers and body pieces. */
+type Answer = { route: string; status: number; id: string; headers: string[]; body: Uint8Array[] };
 
 /** Answers a request itself and says true, or says false and leaves it to Fastify. */
 export type DirectAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -54,8 +57,11 @@ export function serverWithDirectAnswers(direct: () => DirectAnswer | undefined):
  */
 export function keptAnswers(deps: {
   keptPage: KeptPageLookup;
-  /** The catalog list's kept body (catalog.routes.ts), when the catalog is in memory. */
-  catalogList: () => PrecompressedBody | undefined;
+  /**
+   * The catalog's list (catalog.routes.ts): its route's whole path (base path included), and its kept
+   * body when the catalog is in memory.
+   */
+  catalogList: { path: string; kept: () => PrecompressedBody | undefined };
   /** The shop's security headers (security.ts). */
   securityHeaders: Record<string, string>;
   requestId: (request: IncomingMessage) => string;
@@ -79,11 +85,11 @@ export function keptAnswers(deps: {
     ...deps.securityHeaders,
     'content-type': JSON_TYPE,
     vary: VARY_ENCODING,
-    'cache-control': 'no-store',
+    'cache-control': DEFAULT_CACHE_CONTROL,
   }).flat();
   // The shell's two routes, as Fastify names them in the metric: the home page's, and every other page's.
   const homePaths = new Set([basePath || '/', `${basePath}/`]);
-  const listPath = `${basePath}/api/products`;
+  const listPath = deps.catalogList.path;
   const trusted = deps.trustProxy ? proxyAddr.compile(deps.trustProxy) : () => false;
   /** The request as Fastify's log serializer reads it: address and host through the trusted proxy only. */
   const loggedRequest = (request: IncomingMessage) => {
@@ -94,12 +100,7 @@ export function keptAnswers(deps: {
     return { method, url, headers, socket, host, ip: proxyAddr(request, trusted) };
   };
   /** Writes the answer (its pieces through the corked socket, in one write) and records it as Fastify's hooks would. */
-  const send = (
-    request: IncomingMessage,
-    response: ServerResponse,
-    answer: { route: string; status: number; id: string; headers: string[]; body: Uint8Array[] },
-    started: number,
-  ) => {
+  const send = (request: IncomingMessage, response: ServerResponse, answer: Answer, started: number) => {
     const { body, status } = answer;
     response.writeHead(status, answer.headers);
     const last = body.length - 1;
@@ -118,7 +119,7 @@ export function keptAnswers(deps: {
     return header ? fastifyCookie.parse(header) : undefined;
   };
 
-  const page = (request: IncomingMessage) => {
+  const page = (request: IncomingMessage): Answer | undefined => {
     if (!acceptedEncoding(request, ['gzip'])) return undefined;
     const cookies = cookiesOf(request);
     if (cookies?.[deps.sessionCookie]) return undefined;
@@ -138,14 +139,14 @@ export function keptAnswers(deps: {
    * The list as the catalog's route answers a request without a body: Fastify would parse none (or
    * an empty JSON one) and need no CSRF token. A body of any kind, or another type, goes to Fastify.
    */
-  const list = (request: IncomingMessage) => {
+  const list = (request: IncomingMessage): Answer | undefined => {
     const { headers: asked } = request;
     if (request.url !== listPath || asked['transfer-encoding'] !== undefined) return undefined;
     if (asked['content-length'] !== undefined && asked['content-length'] !== '0') return undefined;
     const type = asked['content-type'];
     if (type !== undefined && !JSON_REQUEST.test(type)) return undefined;
     if (cookiesOf(request)?.[deps.sessionCookie]) return undefined;
-    const kept = deps.catalogList();
+    const kept = deps.catalogList.kept();
     const encoding = acceptedEncoding(request);
     const bytes = kept && (encoding ? kept.ready(encoding) : kept.plain);
     if (!bytes) return undefined;
@@ -159,7 +160,7 @@ export function keptAnswers(deps: {
     const started = performance.now();
     const { method } = request;
     if ((method !== 'GET' && method !== 'POST') || deps.closing()) return false;
-    let answer: ReturnType<typeof page>;
+    let answer: Answer | undefined;
     try {
       answer = method === 'GET' ? page(request) : list(request);
     } catch {

@@ -54,6 +54,9 @@ export function securityHeaders(config: Config, options: { dev: boolean }): Reco
   };
 }
 
+/** The Cache-Control of an answer that sets none of its own: kept by no browser or proxy. */
+export const DEFAULT_CACHE_CONTROL = 'no-store';
+
 /**
  * The security headers on every response, and the CSRF check; returns the CSRF issuer, for the
  * answers given before Fastify (direct-answers.ts). The CSRF secret lives in its own
@@ -73,7 +76,7 @@ export async function registerSecurity(
   // errors, redirects) is kept by no browser or proxy. Public ones (the docs JSON, static files,
   // blog, sitemap) set theirs; the catalog's POST answers are never reused by caches anyway.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', DEFAULT_CACHE_CONTROL);
     done(null, payload);
   });
 

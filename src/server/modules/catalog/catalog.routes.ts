@@ -6,6 +6,9 @@ import type { Catalog, CatalogSnapshot } from './catalog.service.ts';
 
 const UNKNOWN_KIT = 'We could not find that kit.';
 
+/** The catalog's list, under the base path (app.ts answers it before Fastify too). */
+export const CATALOG_LIST_PATH = '/api/products';
+
 /** The answer of `POST /api/products` for a snapshot: its list, serialised and compressed once. */
 export const keptList = (snapshot: CatalogSnapshot): PrecompressedBody =>
   precompressedOf(snapshot, 'list', () => snapshot.listJson);
@@ -19,7 +22,7 @@ export function registerCatalogRoutes(app: FastifyInstance, catalog: Catalog): v
   // Their answers come compressed (or are a few bytes of error): app.ts's compression has no work
   // here, and its two hooks would run on each request for nothing.
   const route = { compress: false, config: { csrf: false } } as const;
-  app.post('/api/products', route, async (request, reply) => {
+  app.post(CATALOG_LIST_PATH, route, async (request, reply) => {
     return sendPrecompressed(request, reply.type(JSON_TYPE), keptList(await catalog.snapshot()));
   });
 
