@@ -47,7 +47,7 @@ export function serverWithDirectAnswers(direct: () => DirectAnswer | undefined):
 /**
  * The answers that are the same for every visitor without a session, given straight from Node's
  * request event (issue 12): the kept public pages (the same bytes for everyone but the visitor's CSRF
- * token, spliced into the page's gzip) and the catalog's list (`POST /api/products` with no body, its
+ * token, spliced into the page's gzip, or into its bytes as they are for a client that takes no compression) and the catalog's list (`POST /api/products` with no body, its
  * kept compressed JSON as it is). Fastify's pipeline (routing, the request and reply objects, six
  * hooks, the child logger) costs more than everything else such an answer does, so these skip it and
  * write what it would have written: the shop's security headers, the request id, the answer's own
@@ -78,7 +78,7 @@ export function keptAnswers(deps: {
   log?: FastifyBaseLogger;
 }): DirectAnswer {
   const { csrf, basePath, log } = deps;
-  const pageHeaders = Object.entries({ ...deps.securityHeaders, ...PAGE_HEADERS, 'content-encoding': 'gzip' }).flat();
+  const pageHeaders = Object.entries({ ...deps.securityHeaders, ...PAGE_HEADERS }).flat();
   // As the catalog's route answers: its type, the Vary of a kept body, and the default Cache-Control
   // of an answer that sets none (security.ts).
   const listHeaders = Object.entries({
@@ -119,8 +119,13 @@ export function keptAnswers(deps: {
     return header ? fastifyCookie.parse(header) : undefined;
   };
 
+  /**
+   * A kept page in gzip, or as it is to a client that names no encoding at all (Fastify's answer
+   * then is the page uncompressed too). Any other `Accept-Encoding` goes to Fastify.
+   */
   const page = (request: IncomingMessage): Answer | undefined => {
-    if (!acceptedEncoding(request, ['gzip'])) return undefined;
+    const plain = request.headers['accept-encoding'] === undefined;
+    if (!plain && !acceptedEncoding(request, ['gzip'])) return undefined;
     const cookies = cookiesOf(request);
     if (cookies?.[deps.sessionCookie]) return undefined;
     const kept = request.url ? deps.keptPage(request.url) : undefined;
@@ -129,10 +134,12 @@ export function keptAnswers(deps: {
     const known = cookies?.[csrf.cookieName];
     const secret = known || csrf.newSecret();
     const token = csrf.token(secret);
-    const headers = [...pageHeaders, 'x-request-id', id, 'content-length', String(kept.gzip.byteLength(token.length))];
+    const splice = plain ? kept.plain : kept.gzip;
+    const headers = [...pageHeaders, 'x-request-id', id, 'content-length', String(splice.byteLength(token.length))];
+    if (!plain) headers.push('content-encoding', 'gzip');
     if (!known) headers.push('set-cookie', csrf.setCookie(secret));
     const route = homePaths.has(request.url ?? '') ? basePath || '/' : `${basePath}/*`;
-    return { route, status: kept.status, id, headers, body: kept.gzip.pieces(token) };
+    return { route, status: kept.status, id, headers, body: splice.pieces(token) };
   };
 
   /**

@@ -19,7 +19,7 @@ import {
 } from '../../common/site.ts';
 import type { Config } from '../config.ts';
 import { escapeHtml, scriptJson } from '../lib/escape.ts';
-import { GzipSplice } from '../lib/gzip-splice.ts';
+import { GzipSplice, PlainSplice } from '../lib/gzip-splice.ts';
 import { shopCookies } from './cookies.ts';
 import type { SendStorePage, StorePage } from './html-page.ts';
 import { acceptedEncoding, sendCompressed, VARY_ENCODING } from './precompressed.ts';
@@ -383,11 +383,10 @@ export function registerPageShell(
   function anonymousPage(parts: Parts, url: string): KeptPage {
     if (!parts.anonymous) {
       const [pre = '', post = ''] = initialData(url, TOKEN_MARK, null, false).toString().split(TOKEN_MARK);
-      const gzip = new GzipSplice(
-        Buffer.concat([parts.before, Buffer.from(pre)]),
-        Buffer.concat([Buffer.from(post), parts.after]),
-      );
-      parts.anonymous = { status: parts.status, gzip };
+      const before = [parts.before, Buffer.from(pre)];
+      const after = [Buffer.from(post), parts.after];
+      const gzip = new GzipSplice(Buffer.concat(before), Buffer.concat(after));
+      parts.anonymous = { status: parts.status, gzip, plain: new PlainSplice(before, after) };
     }
     return parts.anonymous;
   }
@@ -432,7 +431,7 @@ export function registerPageShell(
     const snapshot = catalog.loaded();
     return snapshot && snapshot === cache.snapshot ? cache.parts.get(url) : undefined;
   }
-  /** The same, for app.ts's direct answers (before Fastify's pipeline): gzip only. */
+  /** The same, for app.ts's direct answers (before Fastify's pipeline). */
   const keptPage: KeptPageLookup = (url) => {
     const parts = keptFromLoaded(url);
     return parts && anonymousPage(parts, url);
@@ -500,11 +499,13 @@ export const PAGE_HEADERS = {
 } as const;
 
 /**
- * A kept page as a visitor without a session gets it: its status, and its gzip around the place of
+ * A kept page as a visitor without a session gets it: its status, and its bytes around the place of
  * the visitor's CSRF token (the only part of its initial data that differs between such visitors),
- * so `gzip.pieces(token)` are its bytes. Made once per kept page and catalog snapshot.
+ * so `gzip.pieces(token)` are its gzip and `plain.pieces(token)` its bytes as they are (for a
+ * client that asks for no compression, as many crawlers and link previews do). Made once per kept
+ * page and catalog snapshot; the plain pieces are the kept parts themselves, not a copy.
  */
-export type KeptPage = { readonly status: number; readonly gzip: GzipSplice };
+export type KeptPage = { readonly status: number; readonly gzip: GzipSplice; readonly plain: PlainSplice };
 
 /**
  * The kept page at this URL (a request's whole URL, base path and query included) for a visitor

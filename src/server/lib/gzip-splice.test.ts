@@ -42,18 +42,33 @@ describe('GzipSplice', () => {
     expect(splice.byteLength(size)).toBe(splice.with('y'.repeat(size)).length);
   });
 
-  it('gives the same bytes in pieces, the kept parts as they are and only short pieces made per middle', () => {
+  it('gives the same bytes in two pieces: the kept head as it is, and one short piece made per middle', () => {
     const before = page(30_000);
-    const after = page(8_000);
+    const after = Buffer.from(`","user":{}}</script>\n  </body>\n</html>\n`);
     const splice = new GzipSplice(before, after);
     const pieces = splice.pieces('abc-def');
+    expect(pieces).toHaveLength(2);
     expect(Buffer.concat(pieces).equals(splice.with('abc-def'))).toBe(true);
-    // The first and third pieces are the kept compressed parts: the same objects for every middle.
+    // The head is the kept compressed part: the same object for every middle.
     const other = splice.pieces('another-token');
     expect(other[0]).toBe(pieces[0]);
-    expect(other[2]).toBe(pieces[2]);
-    expect(pieces[1]!.length + pieces[3]!.length).toBe(5 + 'abc-def'.length + 8);
+    expect(other[1]!.length - pieces[1]!.length).toBe('another-token'.length - 'abc-def'.length);
     expect(zlib.gunzipSync(Buffer.concat(other)).toString()).toBe(`${before}another-token${after}`);
+  });
+
+  it.each([
+    ['a long tail', page(1_000), 'abc-def', randomBytes(4_000)],
+    ['a middle longer than one stored block', page(1_000), 'y'.repeat(70_000), page(100)],
+  ])('keeps the tail as a piece of its own after %s', (_name, before, middle, after) => {
+    const splice = new GzipSplice(before, after);
+    const pieces = splice.pieces(middle);
+    expect(pieces.length).toBeGreaterThan(2);
+    // The kept tail, the same object each time.
+    expect(splice.pieces(middle).at(-2)).toBe(pieces.at(-2));
+    expect(zlib.gunzipSync(Buffer.concat(pieces)).equals(Buffer.concat([before, Buffer.from(middle), after]))).toBe(
+      true,
+    );
+    expect(Buffer.concat(pieces).length).toBe(splice.byteLength(middle.length));
   });
 
   it('keeps the parts: only the middle differs between two responses', () => {

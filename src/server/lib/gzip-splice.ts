@@ -42,33 +42,69 @@ export class GzipSplice {
   }
 
   /**
-   * The same bytes as `with()`, in pieces to be written one after another: the kept parts as they are
-   * and two short pieces made for this middle. Written to a socket, they go out in one `writev`
-   * without a buffer the size of the page made and copied per response (on this machine that buffer
-   * cost more than all the rest of the splice). A string `middle` is written one byte per character
-   * (latin1): a token, say, with no encoding step of its own.
+   * The same bytes as `with()`, in pieces to be written one after another: the kept head as it is,
+   * then one short piece made for this middle (its stored block, the kept tail and the trailer).
+   * Written to a socket, they go out in one `writev` without a buffer the size of the page made and
+   * copied per response (on this machine that buffer cost more than all the rest of the splice), and
+   * with one write call less per piece saved. A string `middle` is written one byte per character
+   * (latin1): a token, say, with no encoding step of its own. A middle over one stored block, or a
+   * tail too long to copy per response, gives the stored blocks and the tail as pieces of their own.
    */
   pieces(middle: Uint8Array | string): Uint8Array[] {
     const length = middle.length;
-    if (length > STORED_MAX) {
+    const tail = this.#tail;
+    if (length > STORED_MAX || tail.length > SHORT_TAIL) {
       const bytes = typeof middle === 'string' ? Buffer.from(middle, 'latin1') : middle;
-      return [this.#head, ...storedBlocks(bytes), this.#tail, this.#trailer(bytes)];
+      const trailer = Buffer.allocUnsafe(TRAILER);
+      this.#writeTrailer(trailer, 0, bytes);
+      return [this.#head, ...storedBlocks(bytes), tail, trailer];
     }
-    // Short pieces come from Node's shared pool of small buffers.
-    const stored = Buffer.allocUnsafe(STORED_HEADER + length);
-    writeStoredHeader(stored, length);
-    if (typeof middle === 'string') stored.write(middle, STORED_HEADER, 'latin1');
-    else stored.set(middle, STORED_HEADER);
-    return [this.#head, stored, this.#tail, this.#trailer(stored.subarray(STORED_HEADER))];
+    // Short enough to come from Node's shared pool of small buffers.
+    const rest = Buffer.allocUnsafe(STORED_HEADER + length + tail.length + TRAILER);
+    writeStoredHeader(rest, length);
+    if (typeof middle === 'string') rest.write(middle, STORED_HEADER, 'latin1');
+    else rest.set(middle, STORED_HEADER);
+    rest.set(tail, STORED_HEADER + length);
+    this.#writeTrailer(
+      rest,
+      STORED_HEADER + length + tail.length,
+      rest.subarray(STORED_HEADER, STORED_HEADER + length),
+    );
+    return [this.#head, rest];
   }
 
-  /** The trailer: CRC-32 and length of the whole, from the parts' kept checksums and the middle's bytes. */
-  #trailer(middle: Uint8Array): Buffer {
+  /** The trailer at `offset`: CRC-32 and length of the whole, from the parts' kept checksums and the middle's bytes. */
+  #writeTrailer(target: Buffer, offset: number, middle: Uint8Array): void {
     const crc = (multModP(this.#pastAfter, zlib.crc32(middle, this.#crcBefore)) ^ this.#crcAfter) >>> 0;
-    const trailer = Buffer.allocUnsafe(TRAILER);
-    trailer.writeUInt32LE(crc, 0);
-    trailer.writeUInt32LE((this.#plainLength + middle.length) % 2 ** 32, 4);
-    return trailer;
+    target.writeUInt32LE(crc, offset);
+    target.writeUInt32LE((this.#plainLength + middle.length) % 2 ** 32, offset + 4);
+  }
+}
+
+/**
+ * `before + middle + after` as it is, for a client that takes no compression: the kept parts as
+ * pieces of their own and the middle between them, as `GzipSplice.pieces` gives its bytes.
+ */
+export class PlainSplice {
+  readonly #before: readonly Uint8Array[];
+  readonly #after: readonly Uint8Array[];
+  readonly #length: number;
+
+  constructor(before: Uint8Array[], after: Uint8Array[]) {
+    this.#before = before;
+    this.#after = after;
+    this.#length = [...before, ...after].reduce((sum, part) => sum + part.length, 0);
+  }
+
+  /** The length in bytes of the whole around a middle of `middleLength` bytes. */
+  byteLength(middleLength: number): number {
+    return this.#length + middleLength;
+  }
+
+  /** The pieces of the whole; a string `middle` is written one byte per character (latin1). */
+  pieces(middle: Uint8Array | string): Uint8Array[] {
+    const bytes = typeof middle === 'string' ? Buffer.from(middle, 'latin1') : middle;
+    return [...this.#before, bytes, ...this.#after];
   }
 }
 
@@ -79,6 +115,8 @@ const STORED_MAX = 0xffff;
 const STORED_HEADER = 5;
 /** CRC-32 and ISIZE. */
 const TRAILER = 8;
+/** The longest compressed tail copied into each response's own piece (the pool gives up to 4 KiB). */
+const SHORT_TAIL = 1024;
 
 /** Non-final stored blocks holding `data` (BFINAL 0, BTYPE 00, then LEN and its complement). */
 function storedBlocks(data: Uint8Array): Uint8Array[] {
