@@ -26,7 +26,8 @@ import {
   CONNECTIONS,
   DURATION_S,
   type LoadFigures,
-  measureLoad,
+  measurePaired,
+  PAIRED_SLICES,
   WARMUP_S,
 } from './lib/load.ts';
 import { measureOwnerConsole, OWNERS, SEED } from './lib/owner.ts';
@@ -192,52 +193,35 @@ async function loadSection(dbLabel: string, hello: string, server: Server, sefId
       false,
     ],
   ];
-  let baseline: LoadFigures | undefined;
   const noteBusy = (label: string, run: LoadFigures) => {
     if (!busy(run)) return;
     busyRuns++;
     notes.push(
       `${label} [${dbLabel}]: the machine was busy: other processes used ${run.foreignCpuSeconds.toFixed(1)} CPU-s ` +
-        `during the ${DURATION_S} s run (${run.foreignTop.join(', ')}); its figures are not representative.`,
+        `during its ${DURATION_S} s of load (${run.foreignTop.join(', ')}); its figures are not representative.`,
     );
   };
-  try {
-    baseline = await measureLoad(`hello-world GET / (${dbLabel} run)`, `${hello}/`, 'GET');
-    noteBusy('hello-world', baseline);
-    rows.push({
-      figure: `Baseline: Fastify hello-world req/s (${dbLabel} run)`,
-      target: '—',
-      measured: `${fmt.int(baseline.requestsPerSecond)} req/s, p99 ${fmt.ms(baseline.p99Ms)}`,
-      ok: null,
-    });
-  } catch (error) {
-    errorRow(`Baseline: Fastify hello-world req/s (${dbLabel} run)`, '—', error);
-  }
+  const helloTarget = { label: 'hello-world', url: `${hello}/`, method: 'GET' as const };
+  const baselines: LoadFigures[] = [];
   for (const [label, url, method, headers, targeted] of runs) {
     const throughputFigure = `${label} req/s [${dbLabel}]`;
-    const throughputTarget = !targeted
-      ? '— (reported)'
-      : baseline
-        ? `≥ 50% of hello-world (≥ ${fmt.int(baseline.requestsPerSecond * TARGET.throughputShare)})`
-        : '≥ 50% of hello-world';
+    const throughputTarget = targeted ? '≥ 50% of hello-world beside it' : '— (reported)';
     try {
-      const run = await measureLoad(`${label} [${dbLabel}]`, url, method, headers);
+      const paired = await measurePaired(helloTarget, { label: `${label} [${dbLabel}]`, url, method, headers });
+      const { baseline, route: run } = paired;
+      baselines.push(baseline);
       noteBusy(label, run);
       const failures = run.non2xx + run.errors;
       const failNote = failures > 0 ? `; ${run.non2xx} non-2xx, ${run.errors} errors of ${fmt.int(run.total)}` : '';
       if (failures > 0) notes.push(`${label} [${dbLabel}]: ${run.non2xx} non-2xx and ${run.errors} errors under load.`);
-      const share = baseline ? run.requestsPerSecond / baseline.requestsPerSecond : undefined;
+      const share = run.requestsPerSecond / baseline.requestsPerSecond;
       rows.push({
         figure: throughputFigure,
         target: throughputTarget,
-        measured: `${fmt.int(run.requestsPerSecond)} req/s${share === undefined ? '' : ` (${Math.round(share * 100)}%)`}${failNote}${busy(run) || (baseline && busy(baseline)) ? ' (busy machine)' : ''}`,
-        ok: !targeted
-          ? failures === 0
-            ? null
-            : false
-          : share === undefined
-            ? false
-            : share >= TARGET.throughputShare && failures === 0,
+        measured:
+          `${fmt.int(run.requestsPerSecond)} req/s (${Math.round(share * 100)}% of ${fmt.int(baseline.requestsPerSecond)})` +
+          `${failNote}${busy(run) ? ' (busy machine)' : ''}`,
+        ok: !targeted ? (failures === 0 ? null : false) : share >= TARGET.throughputShare && failures === 0,
       });
       rows.push({
         figure: `${label} p99 latency [${dbLabel}]`,
@@ -248,6 +232,15 @@ async function loadSection(dbLabel: string, hello: string, server: Server, sefId
     } catch (error) {
       errorRow(throughputFigure, throughputTarget, error);
     }
+  }
+  if (baselines.length > 0) {
+    const rates = baselines.map((b) => b.requestsPerSecond);
+    rows.push({
+      figure: `Baseline: Fastify hello-world req/s, in the slices beside each route above (${dbLabel} run)`,
+      target: '—',
+      measured: `${fmt.int(Math.min(...rates))}–${fmt.int(Math.max(...rates))} req/s, p99 ≤ ${fmt.ms(Math.max(...baselines.map((b) => b.p99Ms)))}`,
+      ok: null,
+    });
   }
   try {
     const rss = rssBytes(server.pid);
@@ -609,7 +602,8 @@ async function main(): Promise<void> {
   }
   stampAtStart = buildStamp();
   console.log(
-    `Kitshop bench: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per load run, loopback only.`,
+    `Kitshop bench: ${CONNECTIONS} connections, each route and the hello-world ${WARMUP_S} s warm-up + ${DURATION_S} s ` +
+      `in ${PAIRED_SLICES} alternating slices, loopback only.`,
   );
 
   if (wants('bundle')) bundleSection();
@@ -752,7 +746,8 @@ function printReport(elapsedMs: number) {
   console.log(`\n## Kitshop bench (${new Date().toISOString()}, ${fmt.s(elapsedMs)})\n`);
   console.log(markdownTable(rows));
   console.log(
-    `\n${UNITS_NOTE} Loads: bench/lib/http-load.ts, ${CONNECTIONS} keep-alive connections, ${DURATION_S} s after ${WARMUP_S} s warm-up.`,
+    `\n${UNITS_NOTE} Loads: bench/lib/http-load.ts, ${CONNECTIONS} keep-alive connections; each route and the ` +
+      `hello-world beside it ${DURATION_S} s each in ${PAIRED_SLICES} alternating slices, after ${WARMUP_S} s warm-up each.`,
   );
 
   if (busyRuns > 0) {

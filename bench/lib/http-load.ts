@@ -29,6 +29,8 @@ export type HttpLoadResult = {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Every answer's time in ms, ascending (for figures over several runs). */
+  latencies: number[];
 };
 
 const HEADER_END = Buffer.from('\r\n\r\n');
@@ -69,6 +71,12 @@ function readHead(buffer: Buffer): Answer | null {
   return { status, close, length, chunked, headerBytes: end + HEADER_END.length };
 }
 
+/** The value at percentile `p` of ascending `sorted` times, rounded to 0.1 ms. */
+export function percentile(sorted: number[], p: number): number {
+  const value = sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+  return Math.round(value * 10) / 10;
+}
+
 /** Runs the load (loopback URLs only) and resolves with its figures. */
 export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
   const url = new URL(options.url);
@@ -90,14 +98,13 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
       for (const socket of sockets) socket.destroy();
       const elapsedS = (performance.now() - started) / 1000;
       latencies.sort((a, b) => a - b);
-      const at = (p: number) =>
-        latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0;
       resolve({
         total: latencies.length,
         requestsPerSecond: latencies.length / elapsedS,
-        p50Ms: Math.round(at(50) * 10) / 10,
-        p99Ms: Math.round(at(99) * 10) / 10,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
         ...figures,
+        latencies,
       });
     };
     const sentAt = new Map<net.Socket, number>();
