@@ -45,10 +45,11 @@ export class GzipSplice {
    * The same bytes as `with()`, in pieces to be written one after another: the kept head as it is,
    * then one short piece made for this middle (its stored block, the kept tail and the trailer).
    * Written to a socket, they go out in one `writev` without a buffer the size of the page made and
-   * copied per response (on this machine that buffer cost more than all the rest of the splice), and
-   * with one write call less per piece saved. A string `middle` is written one byte per character
-   * (latin1): a token, say, with no encoding step of its own. A middle over one stored block, or a
-   * tail too long to copy per response, gives the stored blocks and the tail as pieces of their own.
+   * copied per response (on this machine that buffer cost more than all the rest of the splice); each
+   * piece is one write call on the response, so the short parts share one. A string `middle` is
+   * written one byte per character (latin1): a token, say, with no encoding step of its own. A middle
+   * over one stored block, or a tail too long to copy per response, gives the stored blocks and the
+   * tail as pieces of their own.
    */
   pieces(middle: Uint8Array | string): Uint8Array[] {
     const length = middle.length;
