@@ -31,6 +31,8 @@ export type HttpLoadResult = {
   timeouts: number;
   /** Every answer's time in ms, ascending (for figures over several runs). */
   latencies: number[];
+  /** How long the run took, in seconds (what `requestsPerSecond` is over). */
+  elapsedS: number;
 };
 
 const HEADER_END = Buffer.from('\r\n\r\n');
@@ -105,6 +107,7 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
         p99Ms: percentile(latencies, 99),
         ...figures,
         latencies,
+        elapsedS,
       });
     };
     const sentAt = new Map<net.Socket, number>();

@@ -70,7 +70,7 @@ export async function measurePaired(
   // Each side ran half the time: its share of what others used is half of it.
   const figuresOf = (target: LoadTarget, results: HttpLoadResult[]): LoadFigures => {
     const latencies = results.flatMap((r) => r.latencies).sort((a, b) => a - b);
-    const seconds = results.reduce((sum, r) => sum + r.total / r.requestsPerSecond, 0);
+    const seconds = results.reduce((sum, r) => sum + r.elapsedS, 0);
     const sum = (key: 'non2xx' | 'errors' | 'timeouts') => results.reduce((total, r) => total + r[key], 0);
     return {
       label: target.label,
