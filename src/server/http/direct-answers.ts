@@ -48,12 +48,13 @@ export function serverWithDirectAnswers(direct: () => DirectAnswer | undefined):
  * The answers that are the same for every visitor without a session, given straight from Node's
  * request event (issue 12): the kept public pages (the same bytes for everyone but the visitor's CSRF
  * token, spliced into the page's gzip, or into its plain bytes for a client that names no encoding)
- * and the catalog's list (`POST /api/products` with no body, its kept compressed JSON as it is). Fastify's pipeline (routing, the request and reply objects, six
- * hooks, the child logger) costs more than everything else such an answer does, so these skip it and
- * write what it would have written: the shop's security headers, the request id, the answer's own
- * headers, the CSRF cookie on a page's first visit, the request's metric and its log line. Anything
- * else (a session cookie, a body, a page or answer not kept yet, a shop that is closing, ...) goes to
- * Fastify as before; page-shell.ts and the catalog's routes serve those same answers there.
+ * and the catalog's list (`POST /api/products` with no body, its kept compressed JSON as it is).
+ * Fastify's pipeline (routing, the request and reply objects, six hooks, the child logger) costs
+ * more than everything else such an answer does, so these skip it and write what it would have
+ * written: the shop's security headers, the request id, the answer's own headers, the CSRF cookie on
+ * a page's first visit, the request's metric and its log line. Anything else (a session cookie, a
+ * body, a page or answer not kept yet, a shop that is closing, ...) goes to Fastify as before;
+ * page-shell.ts and the catalog's routes serve those same answers there.
  */
 export function keptAnswers(deps: {
   keptPage: KeptPageLookup;
