@@ -1,9 +1,12 @@
+// Before anything else of the server is loaded (see tick-shape.ts).
+import './lib/tick-shape.ts';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from './config.ts';
-import { builtRenderer, builtTemplate, closeOnSignals, createLogger, startServer } from './server.ts';
 
 /** Production entry: serves the built web app (`npm start` builds it first when needed). */
 async function main() {
+  // Loaded only now, after tick-shape.ts has run: loading them starts V8's first full collections.
+  const { ConfigError, loadConfig } = await import('./config.ts');
+  const { builtRenderer, builtTemplate, closeOnSignals, createLogger, startServer } = await import('./server.ts');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
