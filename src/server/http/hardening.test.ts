@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { captureLog } from '../../../tests/setup/log.ts';
@@ -21,6 +22,7 @@ mkdirSync(path.join(webDir, 'assets'), { recursive: true });
 mkdirSync(path.join(root, '.git'));
 writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>raw shell</title>');
 writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
+writeFileSync(path.join(webDir, 'assets', 'app-1234.js.br'), brotliCompressSync('console.log(1)'));
 writeFileSync(path.join(root, '.git', 'config'), '[core] secret');
 writeFileSync(path.join(root, 'package.json'), '{"name":"secret"}');
 
@@ -120,6 +122,16 @@ describe('what the shop never serves', () => {
     const shell = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(shell.body).not.toContain('raw shell');
     expect((await t.app.inject({ method: 'GET', url: '/assets/app-1234.js' })).body).toBe('console.log(1)');
+  });
+
+  it("sends a file's pre-compressed form in its place, and never by that form's own name", async () => {
+    const br = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js', headers: { 'accept-encoding': 'br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload).toEqual(brotliCompressSync('console.log(1)'));
+    const byName = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js.br' });
+    expect(byName.statusCode).toBe(404);
+    expect(byName.headers['content-encoding']).toBeUndefined();
   });
 });
 
