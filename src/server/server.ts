@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { buildApp } from './app.ts';
+import type { buildApp } from './app.ts';
 import { type Config, resolveSessionSecret } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase, openPool, warmPool, withAdvisoryLock } from './db/open.ts';
@@ -177,6 +177,9 @@ export async function startServer(
         'Every page says "Test payments: no real charges". Set PAYMENT_PROVIDER=paddle to sell for real.',
     );
   }
+  // The app's modules (Fastify, its plugins, every route) load while the database starts.
+  const appModule = import('./app.ts');
+  appModule.catch(() => {}); // a failure is thrown where it is awaited
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(config.dataDir, {
@@ -230,6 +233,7 @@ export async function startServer(
           }
         : undefined;
     if (!options.template) throw new Error('No page template: build the web app first (npm run build).');
+    const { buildApp } = await appModule;
     const app = await buildApp({
       config,
       db,
