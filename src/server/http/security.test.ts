@@ -1,7 +1,8 @@
+import Tokens from '@fastify/csrf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { browserSession, createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { randomPool } from './security.ts';
+import { csrfToken, randomPool } from './security.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -76,6 +77,22 @@ describe('CSRF', () => {
     const secrets = Array.from({ length: 12 }, next);
     expect(new Set(secrets).size).toBe(12);
     for (const secret of secrets) expect(Buffer.from(secret, 'base64url')).toHaveLength(18);
+  });
+
+  it('makes the tokens @fastify/csrf makes: its own verify accepts them, for this secret only', () => {
+    const tokens = Tokens({ userInfo: false });
+    const secrets = randomPool(18);
+    for (let i = 0; i < 300; i++) {
+      const secret = secrets();
+      const token = csrfToken(tokens, secret);
+      expect(token).toMatch(/^[A-Za-z0-9]{8}-[\w-]{43}$/);
+      expect(tokens.verify(secret, token), `${secret} ${token}`).toBe(true);
+      expect(tokens.verify(secrets(), token)).toBe(false);
+    }
+    // A secret a client made up, outside base64url, is hashed by the library itself (as ASCII).
+    for (const odd of ['a b', 'sécret', 'x/y+z=', '\u{1F600}']) {
+      expect(tokens.verify(odd, csrfToken(tokens, odd))).toBe(true);
+    }
   });
 
   it('answers a POST to an unknown path with 404, not 419', async () => {
