@@ -12,10 +12,10 @@ import { createHook } from 'node:async_hooks';
  *
  * It must run before the first such collection: main.ts imports it first.
  */
-const kept: object[] = [];
+let kept: object | undefined;
 const capture = createHook({
   init(_asyncId, type, _triggerAsyncId, resource) {
-    if (type === 'TickObject' && kept.length === 0) kept.push(resource);
+    if (type === 'TickObject') kept ??= resource;
   },
 });
 capture.enable();
@@ -23,4 +23,4 @@ process.nextTick(() => {});
 capture.disable();
 
 /** The entry kept, exported so that it plainly stays reachable for as long as the module is loaded. */
-export const keptTickObject: object | undefined = kept[0];
+export const keptTickObject: object | undefined = kept;
