@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -49,6 +51,44 @@ describe('start', () => {
 
   it('says nothing of it outside production', async () => {
     expect(await warningsAtStart({ PAYMENT_PROVIDER: 'sandbox' })).toEqual([]);
+  });
+});
+
+describe('a start that fails', () => {
+  it('stops what it started and reports at once: a port already in use', async () => {
+    const database = await createTestDatabase();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-start-'));
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const address = taken.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      CATALOG_DIR: FIXTURE_CATALOG,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const timersBefore = timers();
+    try {
+      const began = performance.now();
+      await expect(
+        startServer(config, { logger: pino({ level: 'silent' }), template: () => TEST_TEMPLATE }),
+      ).rejects.toThrow(/EADDRINUSE/);
+      // Once the pool waited for the catalog listener's connection, which nothing released.
+      expect(performance.now() - began).toBeLessThan(10_000);
+      // No connection of the server's is left open, and no worker's timer.
+      const { rows } = await database.pool.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      expect(rows[0].n).toBe(0);
+      expect(timers()).toBeLessThanOrEqual(timersBefore);
+    } finally {
+      taken.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

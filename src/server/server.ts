@@ -186,8 +186,13 @@ export async function startServer(
         info: (m) => log.info(m),
         error: (m) => log.error(m),
       });
-  const pool = openPool(config.databaseUrl ?? embedded!.url, { log, min: POOL_KEPT_OPEN });
+  // What has started so far: `close` stops it in reverse, and so does a failure of a later step (a
+  // port in use, a bad catalog), so that the process can report it and end at once.
+  const started: (() => Promise<unknown>)[] = [];
+  if (embedded) started.push(() => embedded.stop());
   try {
+    const pool = openPool(config.databaseUrl ?? embedded!.url, { log, min: POOL_KEPT_OPEN });
+    started.push(() => pool.end());
     await migrateDatabase(pool);
     // Opened while the rest starts, kept open from then on (see POOL_KEPT_OPEN).
     const warming = warmPool(pool, POOL_KEPT_OPEN);
@@ -201,10 +206,15 @@ export async function startServer(
     });
     const catalog = createCatalog(db);
     const listener = listenForCatalogChanges(() => pool.connect(), catalog.invalidate, log);
+    started.push(() => listener.close());
+    // Read while the app is built; awaited before listening, so /readyz answers only once it is in.
+    const catalogRead = catalog.snapshot();
+    catalogRead.catch(() => {}); // a failure is thrown where it is awaited
     const mailer = config.smtpUrl
       ? createSmtpMailer(config.smtpUrl, config.mailFrom)
       : createFileMailer(path.join(config.dataDir, 'mail'), config.mailFrom);
     const outbox = startOutboxWorker(db, mailer, log);
+    started.push(() => outbox.stop());
     const housekeeping = startHousekeeping(
       db,
       [
@@ -219,11 +229,13 @@ export async function startServer(
       log,
       config.housekeepingIntervalMs,
     );
+    started.push(() => housekeeping.stop());
     const google = config.google
       ? createGoogleSignIn({ ...config.google, redirectUri: `${config.publicUrl}/google/callback` })
       : undefined;
     const githubRepositories = config.github && createGithubRepositories(config.github);
     const githubWorker = githubRepositories && startGithubWorker(db, githubRepositories, log);
+    if (githubWorker) started.push(() => githubWorker.stop());
     const github =
       config.github && githubRepositories && githubWorker
         ? {
@@ -251,35 +263,34 @@ export async function startServer(
       logger: log,
       beforeRoutes: options.beforeRoutes,
     });
+    started.push(async () => {
+      // Stop accepting, let requests in flight finish, and close each connection once it is idle:
+      // a proxy's kept-alive connections would otherwise hold the close until their keep-alive
+      // timeout. A request already on its way over one is answered 503 and the proxy tries the next instance.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
+    });
     await warming;
+    await catalogRead;
+    // Nothing is awaited after listening: the caller's signal handling (closeOnSignals) is in place
+    // before the first request, /readyz included, can be answered.
     await app.listen({ port: config.port, host: config.host });
-    await catalog.snapshot();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     return {
       app,
       url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/`,
+      // The app first, then the workers, the catalog listener, the pool and the database.
       async close() {
-        // Stop accepting, let requests in flight finish, and close each connection once it is idle:
-        // a proxy's kept-alive connections would otherwise hold the close until their keep-alive
-        // timeout. A request already on its way over one is answered 503 and the proxy tries the next instance.
-        const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-        try {
-          await app.close();
-        } finally {
-          clearInterval(sweep);
-        }
-        await outbox.stop();
-        await githubWorker?.stop();
-        await housekeeping.stop();
-        await listener.close();
-        await pool.end();
-        await embedded?.stop();
+        for (const stop of started.splice(0).reverse()) await stop();
       },
     };
   } catch (error) {
-    await pool.end().catch(() => {});
-    await embedded?.stop().catch(() => {});
+    for (const stop of started.splice(0).reverse()) await stop().catch(() => {});
     throw error;
   }
 }
