@@ -1,9 +1,10 @@
 // Builds the web app (Vite -> dist/web, and its server renderer -> dist/ssr, then pre-compressed .br/.gz beside each text asset) and
-// the server (tsc -> dist/node, plus its files that are not TypeScript). `npm start` runs it when the build is stale.
+// the server (tsc -> dist/node, plus its files that are not TypeScript; its entry bundled with esbuild). `npm start` runs it when the build is stale.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { bundleServer } from './bundle-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -20,6 +21,8 @@ cpSync(path.join(root, 'src/server'), path.join(root, 'dist/node/server'), {
   recursive: true,
   filter: (source) => statSync(source).isDirectory() || !source.endsWith('.ts'),
 });
+// The server's entry, bundled in place (scripts/bundle-server.mjs).
+await bundleServer({ entry: path.join(root, 'dist/node/server/main.js'), ownDir: path.join(root, 'dist/node') });
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|xml|map)$/;
 function compressAll(dir) {
