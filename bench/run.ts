@@ -474,7 +474,13 @@ async function lighthouseSection(server: Server, kits: KitSummary[]): Promise<vo
   else notes.push('Lighthouse: no kit has documentation, so no docs page was audited.');
   for (const [page, url] of pages) {
     try {
-      const figures = await runLighthouse(url, CHROMIUM);
+      let figures = await runLighthouse(url, CHROMIUM);
+      if (figures.runtimeError) {
+        // Lighthouse's own failure (NO_NAVSTART: a trace it could not record, "Please run Lighthouse
+        // again"), not a score of the page: audited once more, as it asks.
+        notes.push(`Lighthouse ${page}: runtime error ${figures.runtimeError}; audited once more`);
+        figures = await runLighthouse(url, CHROMIUM);
+      }
       const { foreign } = figures;
       if (foreign.seconds > figures.durationS * 0.1) {
         notes.push(
