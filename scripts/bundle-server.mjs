@@ -5,7 +5,6 @@
 // (dist/node/server/cli.js) run from them.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 /**
@@ -67,5 +66,4 @@ export async function bundleServer({ entry, ownDir, external = EXTERNAL }) {
     plugins: [keepModuleUrls(ownDir, outdir)],
     logLevel: 'warning',
   });
-  return pathToFileURL(entry).href;
 }
