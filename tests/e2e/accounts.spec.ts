@@ -49,6 +49,9 @@ async function changePasswordLongAfterSignIn(
 
 /** Fills and sends the sign-in form on the login page the browser is on. */
 async function submitSignIn(page: Page, email: string, password: string) {
+  // The sign-in screen itself: after a redirect to /login the screen before it (with the footer's
+  // newsletter "Email" field) can still show until the sign-in screen's code has loaded.
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();

@@ -282,6 +282,8 @@ test.describe('sign up from the checkout', () => {
       .getByRole('link', { name: /sign in/i })
       .click();
     await expect(page).toHaveURL(/\/login$/);
+    // The sign-in screen itself, not the one before it (whose footer has an "Email" field too).
+    await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('compiler-1952-cobol!');
     await page.getByRole('button', { name: 'Sign In' }).click();
