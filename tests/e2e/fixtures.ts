@@ -189,12 +189,22 @@ export async function readEmail(to: string, options: { subject?: RegExp; timeout
   }
 }
 
-/** Signs in through the sign-in form, as a person would, and waits until the form has let go. */
-export async function signInThroughForm(page: Page, account: { email: string; password: string }) {
-  await page.goto('/login');
+/**
+ * Fills and sends the sign-in form on the sign-in screen the browser is on or going to. It waits for
+ * the screen itself: after a redirect to /login the screen before it (with the footer's newsletter
+ * "Email" field) can still show until the sign-in screen's code has loaded.
+ */
+export async function submitSignIn(page: Page, account: { email: string; password: string }) {
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Signs in through the sign-in form, as a person would, and waits until the form has let go. */
+export async function signInThroughForm(page: Page, account: { email: string; password: string }) {
+  await page.goto('/login');
+  await submitSignIn(page, account);
   await expect(page).not.toHaveURL(/\/login/);
 }
 
