@@ -120,6 +120,34 @@ test.describe('public screens rendered by the server', () => {
     expect(htmlA).not.toBe(htmlB); // each visitor's own CSRF token
     await Promise.all([first.dispose(), second.dispose()]);
   });
+
+  test('a visitor who scrolls before the script has run stays there when the page comes alive', async ({ page }) => {
+    // The shop's script waits until the visitor has scrolled the rendered page, as on a slow phone.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/[^?]+\.js(\?|$)/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Neither `load` nor `DOMContentLoaded` comes before the module scripts have run.
+    await page.goto(`/product/${product.sef_id}`, { waitUntil: 'commit' });
+    const addToCart = page.locator('.hero-buy');
+    await expect(addToCart).toBeInViewport();
+    await page.evaluate(() => window.scrollTo({ top: 900, behavior: 'instant' }));
+    await expect(addToCart).not.toBeInViewport();
+    release();
+    // The layout's route effects have run (they set the page-type flag; the server does not).
+    await expect(page.locator('body[data-page-type="product"]')).toBeAttached();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await page.evaluate(() => window.scrollY)).toBe(900);
+    await expect(addToCart).not.toBeInViewport();
+    // A move to another screen still starts at its top.
+    await page.getByRole('link', { name: 'Documentation' }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/docs/${product.sef_id}$`));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
 });
 
 test.describe('without JavaScript', () => {
