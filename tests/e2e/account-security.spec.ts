@@ -219,4 +219,59 @@ test.describe('passkeys', () => {
       await db.query('DELETE FROM users WHERE id = $1', [user.id]);
     }
   });
+
+  test('an owner with a passkey who signed in with the password alone is asked for the passkey before the console', async ({
+    page,
+    db,
+    snap,
+  }) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const owner = await createAccount(db, { name: 'Olga Owner' });
+    await db.query('INSERT INTO owners (email) VALUES (lower($1)) ON CONFLICT DO NOTHING', [owner.email]);
+    try {
+      await signInWithPassword(page, owner.email, owner.password);
+      await expect(page).toHaveURL(/\/user-panel$/);
+      await page.getByRole('tab', { name: 'Profile' }).click();
+      await page.getByLabel('Passkey name').fill('Owner laptop');
+      await page.getByRole('button', { name: 'Add Passkey' }).click();
+      await expect(page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem')).toHaveCount(1);
+
+      // The password again, the browser's quiet passkey request kept from starting.
+      await signOut(page);
+      let quiet = true;
+      await page.route('**/api/passkeys/sign-in/options', (route) => {
+        if (!quiet) return route.continue();
+        quiet = false;
+        return route.abort();
+      });
+      await signInWithPassword(page, owner.email, owner.password);
+      await expect(page).toHaveURL(/\/user-panel$/);
+      await page.goto('admin');
+      await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+      await expect(page.getByText('a password alone is not enough')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+      await snap('admin-step-up');
+
+      // Signing in again with the passkey (the sign-in page's quiet request, answered at once)
+      // comes back to the console.
+      await page.getByRole('button', { name: 'Sign in with a passkey or code' }).click();
+      await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+      await expect(page).toHaveURL(/\/admin$/);
+    } finally {
+      await page.close();
+      await db.query('DELETE FROM users WHERE id = $1', [owner.id]);
+      await db.query('DELETE FROM owners WHERE email = lower($1)', [owner.email]);
+    }
+  });
 });

@@ -57,6 +57,12 @@ export type AccountSession = {
   current: boolean;
 };
 export type AccountPasskey = { id: number; name: string; created_at: string; last_used_at: string | null };
+/** Why an owner's session reaches no owner call yet (the console shows the same words). */
+export const OWNER_SETUP_MESSAGE =
+  'Owners must add a passkey or turn on two-step sign-in before using the owner console: open your Profile.';
+export const OWNER_STEP_UP_MESSAGE =
+  'The owner console needs a sign-in with your passkey or your two-step code: a password alone is not enough. Please sign in with your passkey or code.';
+
 export type AccountSecurity = {
   two_step: boolean;
   recovery_codes_left: number;
@@ -64,6 +70,11 @@ export type AccountSecurity = {
   has_password: boolean;
   /** An owner of a production shop without a passkey or two-step sign-in: the console waits for one. */
   setup_required: boolean;
+  /**
+   * An owner whose account has a passkey or two-step sign-in, in a session that signed in without
+   * it: the console and changes to how the account signs in wait for a sign-in with one of them.
+   */
+  step_up_required: boolean;
 };
 export type TotpSetup = { secret: string; uri: string; qr: string };
 

@@ -68,6 +68,7 @@ export function registerSession(app: FastifyInstance, db: Database, config: Conf
         ip: this.request.ip,
         method: how.method ?? null,
         passkeyId: how.passkeyId ?? null,
+        secondFactor: how.method === 'code' || how.method === 'passkey',
       });
       setSessionCookie(this, token, remember);
       this.request.userPromise = null;

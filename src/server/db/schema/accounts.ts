@@ -85,6 +85,12 @@ export const sessions = pgTable(
     method: text('method'),
     /** A passkey's session ends with the passkey. */
     passkeyId: integer('passkey_id').references(() => passkeys.id, { onDelete: 'cascade' }),
+    /**
+     * Whether this session proved more than a password: it began with a passkey or a second step,
+     * or it turned two-step sign-in on or added a passkey (each proves the factor). The owner
+     * console needs such a session.
+     */
+    secondFactor: boolean('second_factor').notNull().default(false),
   },
   (t) => [
     index('sessions_user_id_idx').on(t.userId),

@@ -16,7 +16,7 @@ import { AppError } from '../../http/errors.ts';
 import { ipKey } from '../../http/rate-limit.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { passkeyAddedMail } from '../../integrations/mail/security-notices.ts';
-import type { TwoStepDeps } from './two-step.service.ts';
+import { OWNER_LAST_FACTOR_MESSAGE, type TwoStepDeps } from './two-step.service.ts';
 
 /** A ceremony's challenge lives 5 minutes and is used once, whatever the outcome. */
 const CHALLENGE_MINUTES = 5;
@@ -244,12 +244,33 @@ export async function verifyPasskey(
 }
 
 /** Removes one of the account's passkeys; the sessions it started end with it (foreign key). */
-export async function removePasskey(db: Database, userId: number, passkeyId: number): Promise<void> {
-  const removed = await db
-    .delete(passkeys)
-    .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
-    .returning({ id: passkeys.id });
-  if (removed.length === 0) throw new AppError('not_found', 'This passkey was already removed.');
+/**
+ * Removes one of the account's passkeys. With `keepLastFactor` (a production shop's owner) the last
+ * passkey of an account without two-step sign-in stays: the account row is locked first, so two
+ * removals at once (or a removal beside turning two-step sign-in off) take turns and cannot both
+ * pass that check.
+ */
+export async function removePasskey(
+  db: Database,
+  userId: number,
+  passkeyId: number,
+  options: { keepLastFactor?: boolean } = {},
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [account] = await tx
+      .select({ twoStep: users.totpEnabledAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
+    const removed = await tx
+      .delete(passkeys)
+      .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
+      .returning({ id: passkeys.id });
+    if (removed.length === 0) throw new AppError('not_found', 'This passkey was already removed.');
+    if (options.keepLastFactor && !account?.twoStep && (await countPasskeys(tx, userId)) === 0) {
+      throw new AppError('conflict', OWNER_LAST_FACTOR_MESSAGE);
+    }
+  });
 }
 
 export async function countPasskeys(db: Pick<Database, 'select'>, userId: number): Promise<number> {

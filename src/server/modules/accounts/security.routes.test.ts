@@ -1,5 +1,5 @@
 import { generate } from 'otplib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../../tests/setup/test-app.ts';
@@ -409,5 +409,124 @@ describe('owners of a production shop', () => {
     // A customer of the same shop is not asked.
     const { client: buyer } = await signedInClient(prod.app, prod.pool);
     expect((await buyer.get('/api/account/sign-in-security')).json().setup_required).toBe(false);
+  });
+
+  it('keep the last passkey of an owner without two-step sign-in; a second one can go', async () => {
+    const owner = await createUser(prod.pool, { email: 'last@shop.test' });
+    await prod.pool.query('INSERT INTO owners (email) VALUES ($1)', [owner.email]);
+    const client = await createClient(prod.app);
+    await client.post('/api/login', { email: owner.email, password: owner.password });
+    const authenticator = createSoftAuthenticator(PROD_ORIGIN);
+    const first = await addPasskeyTo(client, authenticator, 'Laptop');
+    const refused = await client.post(`/api/account/passkeys/${first.id}/remove`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/last passkey or two-step sign-in of a shop owner/);
+    expect((await client.get('/api/account/sign-in-security')).json().passkeys).toHaveLength(1);
+    expect((await client.get('/api/admin/me')).statusCode).toBe(200);
+
+    const second = await addPasskeyTo(client, authenticator, 'Phone');
+    expect((await client.post(`/api/account/passkeys/${second.id}/remove`)).statusCode).toBe(200);
+    expect((await client.get('/api/account/sign-in-security')).json().passkeys).toHaveLength(1);
+  });
+});
+
+const PROD_ORIGIN = PRODUCTION_ENV.PUBLIC_URL;
+
+async function addPasskeyTo(client: Client, authenticator: ReturnType<typeof createSoftAuthenticator>, name: string) {
+  const options = (await client.post('/api/account/passkeys/options')).json();
+  const res = await client.post('/api/account/passkeys', { name, response: authenticator.register(options) });
+  expect(res.statusCode).toBe(200);
+  return res.json().passkey as { id: number };
+}
+
+/** A session's start moved back in time, past the recent sign-in that changes to sign-in ask for. */
+async function ageSessions(app: TestApp, userId: number, minutes: number) {
+  await app.pool.query('UPDATE sessions SET created_at = now() - make_interval(mins => $2) WHERE user_id = $1', [
+    userId,
+    minutes,
+  ]);
+}
+
+describe.each([
+  ['production', true],
+  ['development', false],
+])('an owner with a passkey on a %s shop', (_mode, production) => {
+  let app: TestApp;
+  const origin = production ? PROD_ORIGIN : ORIGIN;
+  beforeAll(async () => {
+    app = await createTestApp(
+      production
+        ? { ...PRODUCTION_ENV, PAYMENT_PROVIDER: 'sandbox', OWNER_EMAILS: 'chief@shop.test' }
+        : { PUBLIC_URL: ORIGIN, OWNER_EMAILS: 'chief@shop.test' },
+    );
+  });
+  afterAll(() => app.close());
+
+  async function ownerWithPasskey() {
+    const owner = await createUser(app.pool, { email: 'chief@shop.test' });
+    const authenticator = createSoftAuthenticator(origin);
+    const enrolling = await createClient(app.app);
+    await enrolling.post('/api/login', { email: owner.email, password: owner.password });
+    await addPasskeyTo(enrolling, authenticator, 'Laptop');
+    return { owner, authenticator };
+  }
+  afterEach(async () => {
+    await app.pool.query("DELETE FROM users WHERE email = 'chief@shop.test'");
+  });
+
+  it('reaches no owner call with a password alone, and no change to how it signs in; a passkey sign-in opens both', async () => {
+    const { owner, authenticator } = await ownerWithPasskey();
+    const byPassword = await createClient(app.app);
+    const login = await byPassword.post('/api/login', { email: owner.email, password: owner.password });
+    expect(login.json().message).toBe('Login Successfull');
+    const me = await byPassword.get('/api/admin/me');
+    expect(me.statusCode).toBe(403);
+    expect(me.json().message).toMatch(/passkey or your two-step code/);
+    expect((await byPassword.get('/api/admin/summary')).statusCode).toBe(403);
+    expect((await byPassword.get('/api/account/sign-in-security')).json().step_up_required).toBe(true);
+    // Nor can that session add a passkey or turn on a second step of its own to keep access.
+    const enrol = await byPassword.post('/api/account/passkeys/options');
+    expect(enrol.statusCode).toBe(403);
+    expect(enrol.json().message).toMatch(/passkey or a two-step code/);
+    expect((await byPassword.post('/api/account/two-step/setup')).statusCode).toBe(403);
+    const [key] = (await byPassword.get('/api/account/sign-in-security')).json().passkeys;
+    expect((await byPassword.post(`/api/account/passkeys/${key.id}/remove`)).statusCode).toBe(403);
+    expect((await byPassword.get('/api/account/sign-in-security')).json().passkeys).toHaveLength(1);
+
+    const byPasskey = await createClient(app.app);
+    const options = (await byPasskey.post('/api/passkeys/sign-in/options')).json();
+    await byPasskey.post('/api/passkeys/sign-in', { response: authenticator.authenticate(options) });
+    expect((await byPasskey.get('/api/admin/me')).statusCode).toBe(200);
+    expect((await byPasskey.get('/api/account/sign-in-security')).json().step_up_required).toBe(false);
+    expect((await byPasskey.post('/api/account/passkeys/options')).statusCode).toBe(200);
+  });
+
+  it('opens the console to a session that passed the two-step code after its password', async () => {
+    const { owner } = await ownerWithPasskey();
+    const client = await createClient(app.app);
+    await client.post('/api/login', { email: owner.email, password: owner.password });
+    await app.pool.query('UPDATE sessions SET second_factor = true WHERE user_id = $1', [owner.id]);
+    expect((await client.get('/api/admin/me')).statusCode).toBe(200);
+  });
+});
+
+describe('removing a passkey', () => {
+  it('needs a recent sign-in, as adding one does; an old session changes nothing', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const authenticator = createSoftAuthenticator(ORIGIN);
+    const options = (await client.post('/api/account/passkeys/options')).json();
+    const added = await client.post('/api/account/passkeys', {
+      name: 'Laptop',
+      response: authenticator.register(options),
+    });
+    const { id } = added.json().passkey;
+    await ageSessions(t, user.id, 16);
+    const refused = await client.post(`/api/account/passkeys/${id}/remove`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toMatch(/sign in again/);
+    expect((await client.get('/api/account/sign-in-security')).json().passkeys).toHaveLength(1);
+    const { client: fresh } = await signIn(user);
+    expect((await fresh.post(`/api/account/passkeys/${id}/remove`)).statusCode).toBe(200);
+    expect((await fresh.get('/api/account/sign-in-security')).json().passkeys).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   type AccountSecurity,
   PasskeyIdSchema,
@@ -12,7 +12,8 @@ import {
 } from '../../../common/schemas/account-security.ts';
 import { users } from '../../db/schema/accounts.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
-import { endOtherSessions, requireUser } from '../../http/session.ts';
+import { endOtherSessions, requireUser, type SessionUser } from '../../http/session.ts';
+import { findOwner } from '../owner/owner.service.ts';
 import { MESSAGES, requireRecentSignIn } from './accounts.service.ts';
 import {
   listPasskeys,
@@ -24,12 +25,21 @@ import {
   verifyPasskey,
 } from './passkeys.service.ts';
 import { endSession, listSessions } from './sessions.service.ts';
-import { clearPendingSignIn, ownerSetupRequired, pendingSignInToken, signedInAnswer, startSession } from './sign-in.ts';
+import {
+  clearPendingSignIn,
+  ownerSetupRequired,
+  ownerStepUpRequired,
+  pendingSignInToken,
+  signedInAnswer,
+  startSession,
+} from './sign-in.ts';
 import {
   confirmTotpSetup,
   disableTwoStep,
   finishSecondStep,
   hasTwoStep,
+  markSecondFactor,
+  OWNER_SIGN_IN_CHANGE_MESSAGE,
   recoveryCodesLeft,
   startTotpSetup,
   TWO_STEP_MESSAGES,
@@ -52,15 +62,32 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     if (!row) throw new AppError('unauthorized', 'Please sign in to continue.');
     return row;
   };
+  const isOwner = (userId: number) => findOwner(db, deps.config, userId).then(Boolean);
+
+  /**
+   * What every change to how an account signs in asks first: a session signed in within the last
+   * 15 minutes; for a shop owner whose account has a passkey or two-step sign-in, also a session
+   * that signed in with one of them (a password alone must not add, or take away, the factors
+   * that guard the owner console). Answers whether the account is an owner.
+   */
+  const requireSignInChange = async (request: FastifyRequest, user: SessionUser): Promise<boolean> => {
+    await requireRecentSignIn(db, user.id, request.sessionToken(), SIGN_IN_AGAIN);
+    const owner = await isOwner(user.id);
+    if (owner && (await ownerStepUpRequired(deps, user.id, request.sessionToken()))) {
+      throw new AppError('forbidden', OWNER_SIGN_IN_CHANGE_MESSAGE);
+    }
+    return owner;
+  };
 
   app.get('/api/account/sign-in-security', async (request): Promise<AccountSecurity> => {
     const user = await requireUser(request);
-    const [me, twoStep, left, passkeys, setupRequired] = await Promise.all([
+    const [me, twoStep, left, passkeys, setupRequired, owner] = await Promise.all([
       account(user.id),
       hasTwoStep(db, user.id),
       recoveryCodesLeft(db, user.id),
       listPasskeys(db, user.id),
       ownerSetupRequired(deps, user.id),
+      isOwner(user.id),
     ]);
     return {
       two_step: twoStep,
@@ -68,6 +95,7 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
       passkeys,
       has_password: Boolean(me.passwordHash),
       setup_required: setupRequired,
+      step_up_required: owner && (await ownerStepUpRequired(deps, user.id, request.sessionToken())),
     };
   });
 
@@ -108,7 +136,7 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
   // Two-step sign-in: a secret and its QR code, the first code turns it on, the password turns it off.
   app.post('/api/account/two-step/setup', async (request) => {
     const user = await requireUser(request);
-    await requireRecentSignIn(db, user.id, request.sessionToken(), SIGN_IN_AGAIN);
+    await requireSignInChange(request, user);
     return startTotpSetup(deps, await account(user.id));
   });
 
@@ -116,6 +144,8 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     const user = await requireUser(request);
     const { code } = parseInput(TotpConfirmSchema, request.body);
     const codes = await confirmTotpSetup(deps, user.id, code, request.ip, request.sessionToken());
+    // The right code proved the new factor in this very session.
+    await markSecondFactor(db, user.id, request.sessionToken());
     await reply.rotateSession();
     return { message: TWO_STEP_MESSAGES.enabled, recovery_codes: codes };
   });
@@ -123,13 +153,33 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
   app.post('/api/account/two-step/disable', async (request, reply) => {
     const user = await requireUser(request);
     const input = parseInput(TotpDisableSchema, request.body);
+    const owner = await isOwner(user.id);
+    if (owner && (await ownerStepUpRequired(deps, user.id, request.sessionToken()))) {
+      throw new AppError('forbidden', OWNER_SIGN_IN_CHANGE_MESSAGE);
+    }
+    // A production shop's owner keeps at least one passkey or two-step sign-in.
+    const keepLastFactor = owner && deps.config.production;
     if (input.passkey !== undefined) {
       await verifyPasskey(deps, input.passkey, request.ip, user.id);
-      await disableTwoStep(deps, user.id, { passkeyVerified: true }, request.ip, request.sessionToken());
+      await disableTwoStep(
+        deps,
+        user.id,
+        { passkeyVerified: true },
+        request.ip,
+        request.sessionToken(),
+        keepLastFactor,
+      );
     } else {
       if (!input.password)
         throw new AppError('invalid_data', 'password: Enter your password to turn two-step sign-in off.');
-      await disableTwoStep(deps, user.id, { password: input.password }, request.ip, request.sessionToken());
+      await disableTwoStep(
+        deps,
+        user.id,
+        { password: input.password },
+        request.ip,
+        request.sessionToken(),
+        keepLastFactor,
+      );
     }
     await reply.rotateSession();
     return { message: TWO_STEP_MESSAGES.disabled };
@@ -138,7 +188,7 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
   // Passkeys: register (options, then the browser's answer), list (in /security), remove.
   app.post('/api/account/passkeys/options', async (request) => {
     const user = await requireUser(request);
-    await requireRecentSignIn(db, user.id, request.sessionToken(), SIGN_IN_AGAIN);
+    await requireSignInChange(request, user);
     return passkeyRegistrationOptions(deps, await account(user.id));
   });
 
@@ -146,6 +196,8 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     const user = await requireUser(request);
     const input = parseInput(PasskeyRegisterSchema, request.body);
     const passkey = await registerPasskey(deps, user.id, input.name, input.response);
+    // The browser just proved the new passkey in this very session.
+    await markSecondFactor(db, user.id, request.sessionToken());
     await reply.rotateSession();
     return { message: PASSKEY_MESSAGES.added, passkey };
   });
@@ -153,7 +205,8 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
   app.post('/api/account/passkeys/:id/remove', async (request, reply) => {
     const user = await requireUser(request);
     const { id } = parseInput(PasskeyIdSchema, request.params, 'not_found');
-    await removePasskey(db, user.id, id);
+    const owner = await requireSignInChange(request, user);
+    await removePasskey(db, user.id, id, { keepLastFactor: owner && deps.config.production });
     // A new id for this session (nothing, when this very session started with that passkey and ended with it).
     await reply.rotateSession();
     return { message: PASSKEY_MESSAGES.removed };

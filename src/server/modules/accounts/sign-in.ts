@@ -4,7 +4,7 @@ import type { SignInHow } from '../../http/session.ts';
 import { findOwner } from '../owner/owner.service.ts';
 import type { AccountsDeps } from './accounts.service.ts';
 import { noteSignInDevice } from './sessions.service.ts';
-import { hasStrongSignIn, startSecondStep, type TwoStepDeps } from './two-step.service.ts';
+import { hasStrongSignIn, ownerSessionGate, startSecondStep, type TwoStepDeps } from './two-step.service.ts';
 
 const SECOND_STEP_SECONDS = 600;
 
@@ -24,6 +24,18 @@ export async function ownerSetupRequired(deps: AccountsDeps, userId: number): Pr
   if (!deps.config.production) return false;
   if (!(await findOwner(deps.db, deps.config, userId))) return false;
   return !(await hasStrongSignIn(deps.db, userId));
+}
+
+/**
+ * Whether this session must sign in again with a passkey or a code before owner-only ground: the
+ * account has one of them, and this session signed in without it.
+ */
+export async function ownerStepUpRequired(
+  deps: Pick<AccountsDeps, 'db' | 'config'>,
+  userId: number,
+  sessionToken: string | undefined,
+): Promise<boolean> {
+  return (await ownerSessionGate(deps.db, deps.config.production, userId, sessionToken)) === 'step_up';
 }
 
 /** A signed-in answer: `{user, message}`, plus `setup_required` for an owner who must add a second factor. */

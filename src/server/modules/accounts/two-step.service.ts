@@ -3,10 +3,10 @@ import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TotpSetup } from '../../../common/schemas/account-security.ts';
 import { SITE_NAME } from '../../../common/site.ts';
 import type { Database, Reader } from '../../db/open.ts';
-import { authChallenges, passkeys, recoveryCodes, users } from '../../db/schema/accounts.ts';
+import { authChallenges, passkeys, recoveryCodes, sessions, users } from '../../db/schema/accounts.ts';
 import { AppError } from '../../http/errors.ts';
 import { ipKey } from '../../http/rate-limit.ts';
-import { endOtherSessions } from '../../http/session.ts';
+import { endOtherSessions, hashSessionToken } from '../../http/session.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { twoStepChangedMail } from '../../integrations/mail/security-notices.ts';
 import { deletedRows } from '../../lib/housekeeping.ts';
@@ -43,8 +43,10 @@ export async function hasTwoStep(db: Pick<Database, 'select'>, userId: number): 
   return Boolean(row?.on);
 }
 
-export const OWNER_SETUP_MESSAGE =
-  'Owners must add a passkey or turn on two-step sign-in before using the owner console: open your Profile.';
+export const OWNER_SIGN_IN_CHANGE_MESSAGE =
+  'An owner changes how the account signs in only from a session that signed in with a passkey or a two-step code. Please sign in with your passkey or code first.';
+export const OWNER_LAST_FACTOR_MESSAGE =
+  'This is the last passkey or two-step sign-in of a shop owner: add another passkey or turn on two-step sign-in before removing it.';
 
 /** Whether an account has a passkey or two-step sign-in (owners of a production shop must). */
 export async function hasStrongSignIn(db: Reader, userId: number): Promise<boolean> {
@@ -52,6 +54,40 @@ export async function hasStrongSignIn(db: Reader, userId: number): Promise<boole
     SELECT (SELECT totp_enabled_at IS NOT NULL FROM ${users} WHERE id = ${userId})
         OR EXISTS (SELECT 1 FROM ${passkeys} WHERE user_id = ${userId}) AS strong`);
   return Boolean(rows[0]?.strong);
+}
+
+/**
+ * How far this session may reach owner-only ground: `open` when it proved a second factor or a
+ * passkey (or, outside production, when the account has neither to prove); `step_up` when the
+ * account has a passkey or two-step sign-in but this session signed in without it (a password, a
+ * Google account, an e-mail link); `setup` for a production owner without either. It asks how the
+ * session signed in, not what the account has: a password alone never opens the console of an
+ * account that has more.
+ */
+export async function ownerSessionGate(
+  db: Reader,
+  production: boolean,
+  userId: number,
+  sessionToken: string | undefined,
+): Promise<'open' | 'step_up' | 'setup'> {
+  const { rows } = await db.execute<{ proved: boolean | null; strong: boolean }>(sql`
+    SELECT (SELECT second_factor FROM ${sessions}
+             WHERE token_hash = ${hashSessionToken(sessionToken ?? '')} AND user_id = ${userId}) AS proved,
+           (SELECT totp_enabled_at IS NOT NULL FROM ${users} WHERE id = ${userId})
+             OR EXISTS (SELECT 1 FROM ${passkeys} WHERE user_id = ${userId}) AS strong`);
+  const row = rows[0];
+  if (row?.proved) return 'open';
+  if (row?.strong) return 'step_up';
+  return production ? 'setup' : 'open';
+}
+
+/** Marks the request's session as having proved a second factor (it just turned one on or added one). */
+export async function markSecondFactor(db: Pick<Database, 'update'>, userId: number, sessionToken: string | undefined) {
+  if (!sessionToken) return;
+  await db
+    .update(sessions)
+    .set({ secondFactor: true })
+    .where(and(eq(sessions.tokenHash, hashSessionToken(sessionToken)), eq(sessions.userId, userId)));
 }
 
 /**
@@ -240,6 +276,7 @@ export async function disableTwoStep(
   proof: { password: string } | { passkeyVerified: true },
   ip: string,
   currentToken: string | undefined,
+  keepLastFactor = false,
 ): Promise<void> {
   if ('password' in proof) {
     const [account] = await deps.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
@@ -256,6 +293,13 @@ export async function disableTwoStep(
       .where(and(eq(users.id, userId), sql`${users.totpEnabledAt} IS NOT NULL`))
       .returning({ name: users.name, email: users.email });
     if (!user) throw new AppError('conflict', 'Two-step sign-in is already off.');
+    // The UPDATE holds the account row, so a passkey removal at the same moment waits and then sees this.
+    if (
+      keepLastFactor &&
+      !(await tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1)).length
+    ) {
+      throw new AppError('conflict', OWNER_LAST_FACTOR_MESSAGE);
+    }
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     await endOtherSessions(tx, userId, currentToken);
     await enqueueMail(tx, twoStepChangedMail(deps.config, user, false));

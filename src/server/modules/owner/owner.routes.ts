@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { centsToDollars, roundDollars } from '../../../common/money.ts';
+import { OWNER_SETUP_MESSAGE, OWNER_STEP_UP_MESSAGE } from '../../../common/schemas/account-security.ts';
 import {
   CustomersQuerySchema,
   GrantSchema,
@@ -34,7 +35,7 @@ import {
   listAccounts,
 } from '../accounts/accounts.owner.service.ts';
 import { endAllSessions } from '../accounts/sessions.service.ts';
-import { hasStrongSignIn, OWNER_SETUP_MESSAGE } from '../accounts/two-step.service.ts';
+import { ownerSessionGate } from '../accounts/two-step.service.ts';
 import { allKits, kitById, kitIdsMatching, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { failedRepositoryJobs, queueRepositoryAccessSync } from '../github/github.service.ts';
@@ -259,10 +260,10 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         if (!user) throw new AppError('unauthorized', 'Please sign in to continue.');
         const owner = await findOwner(db, config, user.id);
         if (!owner) throw new AppError('forbidden', 'This is for the shop’s owners.');
-        // A production shop's owner signs in with more than a password (issue 13).
-        if (config.production && !(await hasStrongSignIn(db, user.id))) {
-          throw new AppError('forbidden', OWNER_SETUP_MESSAGE);
-        }
+        // The session, not the account, must have proved more than a password.
+        const gate = await ownerSessionGate(db, config.production, user.id, request.sessionToken());
+        if (gate === 'step_up') throw new AppError('forbidden', OWNER_STEP_UP_MESSAGE);
+        if (gate === 'setup') throw new AppError('forbidden', OWNER_SETUP_MESSAGE);
         owners.set(request, owner);
       });
       scope.addHook('onSend', async (_request, reply, payload) => {

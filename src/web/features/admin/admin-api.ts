@@ -1,6 +1,11 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
+import {
+  type AccountSecurity,
+  OWNER_SETUP_MESSAGE,
+  OWNER_STEP_UP_MESSAGE,
+} from '../../../common/schemas/account-security.ts';
 import type { DiscountCreate, OwnerDiscount } from '../../../common/schemas/discounts.ts';
 import type {
   GrantSchema,
@@ -15,7 +20,7 @@ import type {
   Page,
   RefundSchema,
 } from '../../../common/schemas/owner.ts';
-import { apiGet, apiPost } from '../../lib/api.ts';
+import { apiGet, apiGetWithCsrf, apiPost } from '../../lib/api.ts';
 import { appUrl } from '../../lib/initial-data.ts';
 
 /** Every owner read goes through TanStack Query under this key, so one invalidation refreshes the console. */
@@ -30,6 +35,27 @@ export function queryString(params: Record<string, string | number | undefined |
   const text = search.toString();
   return text ? `?${text}` : '';
 }
+
+/**
+ * Whether this session may use the console. How the account signs in says first whether a sign-in
+ * with a passkey or code is needed, or a first passkey or code must be added (the console's calls
+ * would answer 403 with the same message); otherwise `/api/admin/me` answers the owner.
+ */
+export const useConsoleAccess = () =>
+  useQuery({
+    queryKey: [ADMIN, 'access'],
+    retry: false,
+    queryFn: async () => {
+      const security = await apiGet<AccountSecurity>('/api/account/sign-in-security');
+      if (security.step_up_required) return { open: false as const, stepUp: true, message: OWNER_STEP_UP_MESSAGE };
+      if (security.setup_required) return { open: false as const, stepUp: false, message: OWNER_SETUP_MESSAGE };
+      await apiGet<{ id: number }>('/api/admin/me');
+      return { open: true as const };
+    },
+  });
+
+/** Ends this session (as the user menu's Exit does), so the owner can sign in again with a passkey or code. */
+export const signOutForStepUp = () => apiGetWithCsrf<{ ok: boolean }>('/api/exit');
 
 export type MessageFilter = 'new' | 'answered' | 'all';
 type Subscribers = Page<{ email: string; subscribed_at: string }> & { total: number };

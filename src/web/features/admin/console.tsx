@@ -1,7 +1,9 @@
 import './admin.scss';
-import { type ComponentType, lazy, Suspense, useEffect } from 'react';
-import { NavLink, useLocation } from 'react-router';
-import { EmptyState, PageHeader } from './ui.tsx';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { setCurrentUser } from '../../app/session.ts';
+import { signOutForStepUp, useConsoleAccess } from './admin-api.ts';
+import { EmptyState, errorText, PageHeader, QueryState } from './ui.tsx';
 
 const DashboardPage = lazy(() => import('./dashboard-page.tsx'));
 const OrdersPage = lazy(() => import('./orders-page.tsx'));
@@ -76,11 +78,76 @@ function AdminNotFound() {
   );
 }
 
+/**
+ * What the console shows instead of its screens to an owner whose session may not use it: a
+ * password alone for an account that has a passkey or two-step sign-in (sign in again with one of
+ * them, and come back here), or, on a production shop, an account with neither (add one first).
+ */
+function SignInStep({ message, stepUp }: { message: string; stepUp: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const signInAgain = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await signOutForStepUp();
+      // Signed out, the console's route keeps this address and sends the visitor to sign in.
+      setCurrentUser(null);
+    } catch (error) {
+      setFailure(errorText(error));
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="admin-step-up">
+      <PageHeader title={stepUp ? 'Confirm it is you' : 'Add a passkey or two-step sign-in'} />
+      <div className="card">
+        <div className="card-body">
+          <p>{message}</p>
+          {failure && (
+            <div className="alert alert-danger" role="alert">
+              {failure}
+            </div>
+          )}
+          {stepUp ? (
+            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void signInAgain()}>
+              Sign in with a passkey or code
+            </button>
+          ) : (
+            <Link className="btn btn-primary" to="/user-panel?tab=profile">
+              Open your Profile
+            </Link>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
 /** The console: its navigation and the screen for the address below /admin. */
 export default function Console() {
   const { pathname } = useLocation();
   const Screen = screenFor(pathname);
+  const access = useConsoleAccess();
   useNoIndex();
+  if (!access.data) {
+    return (
+      <div className="container-xxl admin admin-gate">
+        <div className="admin-main">
+          <QueryState query={access} label="the owner console" />
+        </div>
+      </div>
+    );
+  }
+  if (!access.data.open) {
+    return (
+      <div className="container-xxl admin admin-gate">
+        <div className="admin-main">
+          <SignInStep message={access.data.message} stepUp={access.data.stepUp} />
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="container-xxl admin">
       <nav className="admin-nav" aria-label="Admin">
