@@ -86,12 +86,10 @@ export function EmailChangePage() {
         <>
           <FormAlert variant="warning" messages={[outcome.message]} testId="email-change-failed" />
           {outcome.status === 403 && user && (
-            <p className="mb-0">
-              <Link to="/exit" onClick={comeBack}>
-                Sign out
-              </Link>{' '}
-              and sign in to the account whose address is changing: you come back here afterwards.
-            </p>
+            // The next sign-in comes back to this link.
+            <Link to="/exit" className="btn btn-outline-primary" onClick={comeBack}>
+              Sign out
+            </Link>
           )}
         </>
       )}
