@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type pg from 'pg';
 import { RETENTION_DAYS } from '../../src/common/constants.ts';
-import { createAccount, expect, loadCatalog, readEmail, signInThroughForm, test } from './fixtures.ts';
+import { createAccount, expect, loadCatalog, readEmail, signInThroughForm, submitSignIn, test } from './fixtures.ts';
 
 type Account = { id: number; name: string; email: string; password: string };
 
@@ -121,12 +121,14 @@ test.describe('privacy in the Profile tab', () => {
     await expect(page.getByText('No purchases yet')).toBeVisible();
   });
 
-  test('Change Email: confirmed from the new address, the old one told, and only the new one signs in', async ({
+  test("Change Email: confirmed with a click by the asking account's own session, the old address told, and only the new one signs in", async ({
     page,
     db,
     snap,
   }) => {
+    test.slow(); // a whole journey: three sign-ins, two sign-outs and the link opened four times
     const account = await createAccount(db, { name: 'Casey Change' });
+    const other = await createAccount(db, { name: 'Olive Other' });
     const newEmail = `moved-${randomBytes(5).toString('hex')}@example.com`;
     await signInThroughForm(page, account);
     await openProfile(page);
@@ -137,12 +139,41 @@ test.describe('privacy in the Profile tab', () => {
     expect(notice.text).toContain(newEmail);
     const confirmation = await readEmail(newEmail, { subject: /Confirm your new/ });
     const link = confirmation.links.find((l) => l.includes('/email/change?'))!;
+    const address = async (id: number) =>
+      (await db.query('SELECT email FROM users WHERE id = $1', [id])).rows[0].email as string;
 
+    // Opened signed out (as a mail scanner would): nothing changes, and a sign-in comes back here.
+    await page.goto('/exit');
+    await expect(page).toHaveURL(/\/$/);
     await page.goto(link);
+    await expect(page.getByTestId('email-change-sign-in')).toContainText(newEmail);
+    await expect(page.getByRole('button', { name: 'Confirm New Email' })).toHaveCount(0);
+    await snap('email-change-signed-out');
+    expect(await address(account.id)).toBe(account.email);
+
+    // Another account's session is refused, and is offered a way out that comes back here.
+    await page.getByTestId('email-change-sign-in').getByRole('link', { name: 'Sign in' }).click();
+    await submitSignIn(page, other);
+    await expect(page).toHaveURL(/\/email\/change\?token=/);
+    await page.getByRole('button', { name: 'Confirm New Email' }).click();
+    await expect(page.getByTestId('email-change-failed')).toContainText('asked for by another account');
+    expect(await address(account.id)).toBe(account.email);
+    expect(await address(other.id)).toBe(other.email);
+    await snap('email-change-other-account');
+    await page.locator('.account-card').getByRole('link', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+
+    // The account that asked confirms with a click.
+    await signInThroughForm(page, account);
+    await expect(page).toHaveURL(/\/email\/change\?token=/);
+    await expect(page.getByTestId('email-change-confirm')).toBeVisible();
+    await snap('email-change-confirm');
+    await page.getByRole('button', { name: 'Confirm New Email' }).click();
     await expect(page.getByTestId('email-change-success')).toContainText(`Your e-mail address is now ${newEmail}`);
     await snap('email-change-confirmed');
     // The link works once.
     await page.goto(link);
+    await page.getByRole('button', { name: 'Confirm New Email' }).click();
     await expect(page.getByTestId('email-change-failed')).toContainText('already used');
 
     await page.goto('/exit');

@@ -13,7 +13,7 @@ export function emailChangeMail(ctx: MailContext, to: Person, newEmail: string, 
       heading: `Confirm ${newEmail}`,
       paragraphs: [
         `${to.name}, you asked to sign in to ${SITE_NAME} with ${newEmail} from now on instead of your current address.`,
-        'Nothing changes until you open this link. It works once and expires in 60 minutes.',
+        `Nothing changes until you open this link while signed in to your ${SITE_NAME} account and confirm the change there. It works once and expires in 60 minutes.`,
       ],
       action: { label: 'Confirm my new address', url },
       footer: 'If you did not ask for this, ignore this mail: your account stays as it is.',
@@ -30,7 +30,7 @@ export function emailChangeNoticeMail(ctx: MailContext, to: Person, newEmail: st
     {
       heading: 'A change of e-mail address was requested',
       paragraphs: [
-        `Someone signed in to your ${SITE_NAME} account asked to move it to ${newEmail}. A confirmation link went to that address; the change happens only once it is opened, and then this address no longer signs in.`,
+        `Someone signed in to your ${SITE_NAME} account asked to move it to ${newEmail}. A confirmation link went to that address; the change happens only once it is confirmed from your signed-in account, and then this address no longer signs in.`,
         'If this was not you, change your password now and tell us: the link then stays unused and expires in 60 minutes.',
       ],
       action: { label: 'Reset my password', url: `${ctx.publicUrl}/forgot-password` },

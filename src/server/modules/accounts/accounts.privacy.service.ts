@@ -163,17 +163,33 @@ export async function eraseAccount(tx: Tx, userId: number): Promise<void> {
 }
 
 /**
+ * Whether an address is reserved for an owner (the owner feature answers): owners are named by the
+ * shop, so an account never moves to such an address, whoever holds its mailbox.
+ */
+export type OwnerAddressCheck = (db: Reader, email: string) => Promise<boolean>;
+
+export const OWNER_ADDRESS_REFUSED =
+  "This address is reserved for the shop's owners, who are named by the shop and cannot be claimed by an e-mail change. Choose another address.";
+
+/**
  * Asks to move the account to a new address: a link to the new address (60 minutes, once) and a
  * notice to the current one. An address that belongs to another account gets a mail saying so and
- * no link, and the answer is the same, so it tells nothing about other accounts.
+ * no link, and the answer is the same, so it tells nothing about other accounts. An owner's
+ * address is refused outright.
  */
-export async function requestEmailChange(deps: AccountsDeps, userId: number, newEmail: string): Promise<string> {
+export async function requestEmailChange(
+  deps: AccountsDeps,
+  userId: number,
+  newEmail: string,
+  isOwnerAddress: OwnerAddressCheck,
+): Promise<string> {
   await deps.limiter.consume(`email-change:${userId}`, deps.config.limits.forgotPerEmail, 'e-mail change requests');
   await deps.db.transaction(async (tx) => {
     const user = await activeUser(tx, userId, true);
     if (lower(user.email) === lower(newEmail)) {
       throw new AppError('invalid_data', 'email: This is already your e-mail address.');
     }
+    if (await isOwnerAddress(tx, newEmail)) throw new AppError('invalid_data', `email: ${OWNER_ADDRESS_REFUSED}`);
     await tx
       .update(emailTokens)
       .set({ usedAt: sql`now()` })
@@ -194,18 +210,34 @@ export async function requestEmailChange(deps: AccountsDeps, userId: number, new
     await enqueueMail(tx, emailChangeNoticeMail(deps.config, user, newEmail));
   });
   deps.mailQueued();
-  return `We sent a confirmation link to ${newEmail}. Your address changes once you open it (within 60 minutes).`;
+  return `We sent a confirmation link to ${newEmail}. Your address changes once you open it while signed in to this account and confirm (within 60 minutes).`;
 }
 
 export const EMAIL_CHANGE_FAILED =
   'This confirmation link is invalid, was already used or has expired. Ask for a new one in your Profile.';
 
-/** Opens the link: the account moves to the new address, which counts as verified. */
-export async function confirmEmailChange(deps: AccountsDeps, token: string, email: string): Promise<string> {
+export const EMAIL_CHANGE_OTHER_ACCOUNT =
+  'This link belongs to a change asked for by another account. Sign out, then sign in to the account whose address is changing and open the link again.';
+
+/**
+ * Confirms the link: the account moves to the new address, which counts as verified. The token
+ * proves the new mailbox, and the signed-in account (`userId`) must be the one that asked, so a
+ * link opened by anyone else, or fetched by a mail scanner, changes nothing. A refusal leaves the
+ * link unused, so its account can still confirm it.
+ */
+export async function confirmEmailChange(
+  deps: AccountsDeps,
+  userId: number,
+  token: string,
+  email: string,
+  isOwnerAddress: OwnerAddressCheck,
+): Promise<string> {
   const done = await deps.db.transaction(async (tx) => {
+    // The account first, as a request locks it, so a confirmation and a new request queue up.
+    await activeUser(tx, userId, true);
     const [link] = await tx
-      .update(emailTokens)
-      .set({ usedAt: sql`now()` })
+      .select({ id: emailTokens.id, userId: emailTokens.userId, newEmail: emailTokens.newEmail })
+      .from(emailTokens)
       .where(
         and(
           eq(emailTokens.tokenHash, tokenHash(token)),
@@ -215,14 +247,23 @@ export async function confirmEmailChange(deps: AccountsDeps, token: string, emai
           sql`lower(${emailTokens.newEmail}) = ${lower(email)}`,
         ),
       )
-      .returning({ userId: emailTokens.userId, newEmail: emailTokens.newEmail });
+      .for('update');
     if (!link?.newEmail) return undefined;
+    if (link.userId !== userId) throw new AppError('forbidden', EMAIL_CHANGE_OTHER_ACCOUNT);
+    // The address may have become an owner's since the link was sent.
+    if (await isOwnerAddress(tx, link.newEmail)) {
+      throw new AppError(
+        'conflict',
+        "This address is now reserved for the shop's owners, so your address was not changed.",
+      );
+    }
     if (await emailTaken(tx, link.newEmail, link.userId)) {
       throw new AppError(
         'conflict',
         'This address already belongs to another account, so your address was not changed.',
       );
     }
+    await tx.update(emailTokens).set({ usedAt: sql`now()` }).where(eq(emailTokens.id, link.id));
     const [moved] = await tx
       .update(users)
       .set({ email: link.newEmail, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })

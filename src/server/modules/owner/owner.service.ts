@@ -25,6 +25,17 @@ export async function findOwner(db: Reader, config: Config, userId: number): Pro
 }
 
 /**
+ * Whether an address is an owner's (OWNER_EMAILS or the owners table, whatever its case), account
+ * or not: owners are named here, so no account may move to such an address.
+ */
+export async function isOwnerEmail(db: Reader, config: Config, email: string): Promise<boolean> {
+  const wanted = normalise(email);
+  if (config.ownerEmails.includes(wanted)) return true;
+  const { rows } = await db.execute(sql`SELECT 1 FROM owners WHERE lower(email) = ${wanted} LIMIT 1`);
+  return rows.length > 0;
+}
+
+/**
  * The owners' addresses (verified accounts only), told of each sale: a text[] expression, so a
  * payment reads them in the statement that locks its orders.
  */

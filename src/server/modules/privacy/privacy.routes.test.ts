@@ -46,7 +46,13 @@ async function activeBuyer() {
 describe('signed out', () => {
   it('answers 401 to every account call, and 419 without the CSRF token', async () => {
     const visitor = await createClient(t.app);
-    for (const path of ['/api/account/identity', '/api/account/export', '/api/account/delete', '/api/account/email']) {
+    for (const path of [
+      '/api/account/identity',
+      '/api/account/export',
+      '/api/account/delete',
+      '/api/account/email',
+      '/api/account/email/confirm',
+    ]) {
       const res = await visitor.post(path, {});
       expect(res.statusCode, path).toBe(401);
       expect(res.json()).toEqual({ message: expect.any(String) });
@@ -265,7 +271,7 @@ describe('e-mail change', () => {
     );
   });
 
-  it('moves the account only when the link mailed to the new address is opened, once', async () => {
+  it('moves the account only when its own session confirms the link mailed to the new address, once', async () => {
     const { client, user } = await signedInClient(t.app, t.pool, { name: 'Mover' });
     const newEmail = `moved-${user.id}@example.com`;
     const res = await client.post('/api/account/email', { email: newEmail });
@@ -283,15 +289,12 @@ describe('e-mail change', () => {
 
     const params = new URL(link).searchParams;
     const body = { token: params.get('token'), email: params.get('email') };
-    const tampered = await (await createClient(t.app)).post('/api/account/email/confirm', {
-      ...body,
-      email: 'x@example.com',
-    });
+    const tampered = await client.post('/api/account/email/confirm', { ...body, email: 'x@example.com' });
     expect(tampered.statusCode).toBe(422);
-    const confirmed = await (await createClient(t.app)).post('/api/account/email/confirm', body);
+    const confirmed = await client.post('/api/account/email/confirm', body);
     expect(confirmed.statusCode).toBe(200);
     expect(confirmed.json().message).toContain(newEmail);
-    const reused = await (await createClient(t.app)).post('/api/account/email/confirm', body);
+    const reused = await client.post('/api/account/email/confirm', body);
     expect(reused.statusCode).toBe(422);
     expect(reused.json().message).toMatch(/invalid, was already used or has expired/);
 
@@ -327,5 +330,90 @@ describe('e-mail change', () => {
     const late = await client.post('/api/account/email/confirm', { token: params.get('token'), email: newEmail });
     expect(late.statusCode).toBe(422);
     expect((await t.pool.query('SELECT email FROM users WHERE id = $1', [user.id])).rows[0].email).toBe(user.email);
+  });
+
+  /** Asks to move this fresh buyer's account to `newEmail`; answers the link's body. */
+  async function askForChange(client: Client, newEmail: string) {
+    expect((await client.post('/api/account/email', { email: newEmail })).statusCode).toBe(200);
+    await t.deliverMail();
+    const params = new URL(linkIn(lastMailTo(newEmail)!.text)!).searchParams;
+    return { token: params.get('token'), email: params.get('email') };
+  }
+  const emailOf = async (userId: number) =>
+    (await t.pool.query('SELECT email FROM users WHERE id = $1', [userId])).rows[0].email as string;
+
+  it("changes nothing for a link opened signed out or by another account's session, and keeps it for its own", async () => {
+    const { client, user } = await signedInClient(t.app, t.pool, { name: 'Asker' });
+    const newEmail = `asked-${user.id}@example.com`;
+    const body = await askForChange(client, newEmail);
+
+    // A mail scanner, or anyone else who has the link, is signed out.
+    const scanner = await createClient(t.app);
+    const signedOut = await scanner.post('/api/account/email/confirm', body);
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json()).toEqual({
+      message: 'Sign in to the account that asked for this change to confirm your new e-mail address.',
+    });
+    const stranger = (await signedInClient(t.app, t.pool, { name: 'Stranger' })).client;
+    const otherAccount = await stranger.post('/api/account/email/confirm', body);
+    expect(otherAccount.statusCode).toBe(403);
+    expect(otherAccount.json()).toEqual({ message: expect.stringMatching(/asked for by another account/) });
+    expect(await emailOf(user.id)).toBe(user.email);
+    expect(
+      (
+        await t.pool.query("SELECT used_at FROM email_tokens WHERE user_id = $1 AND purpose = 'email_change'", [
+          user.id,
+        ])
+      ).rows,
+    ).toEqual([{ used_at: null }]);
+
+    // Another session of the same account, after all that, still can.
+    const again = await createClient(t.app);
+    await again.post('/api/login', { email: user.email, password: user.password });
+    const confirmed = await again.post('/api/account/email/confirm', body);
+    expect(confirmed.statusCode).toBe(200);
+    expect(await emailOf(user.id)).toBe(newEmail);
+  });
+
+  it("refuses an owner's address, from OWNER_EMAILS or the owners table in any case, and sends no link", async () => {
+    const { client, user } = await signedInClient(t.app, t.pool, { name: 'Claimer' });
+    await t.deliverMail();
+    const sent = t.mails.length;
+    const stored = `named-owner-${user.id}@shop.test`;
+    await t.pool.query('INSERT INTO owners (email) VALUES ($1)', [stored]);
+    for (const ownerEmail of ['boss@shop.test', 'BOSS@Shop.Test', stored, stored.toUpperCase()]) {
+      const res = await client.post('/api/account/email', { email: ownerEmail });
+      expect(res.statusCode, ownerEmail).toBe(422);
+      expect(res.json()).toEqual({
+        message: expect.stringMatching(/^email: This address is reserved for the shop's owners/),
+      });
+    }
+    await t.deliverMail();
+    expect(t.mails.length).toBe(sent);
+    expect(
+      (
+        await t.pool.query(
+          "SELECT count(*)::int AS n FROM email_tokens WHERE user_id = $1 AND purpose = 'email_change'",
+          [user.id],
+        )
+      ).rows[0].n,
+    ).toBe(0);
+    expect(await emailOf(user.id)).toBe(user.email);
+    const me = await client.get('/api/admin/me');
+    expect(me.statusCode).toBe(403);
+  });
+
+  it("refuses the confirmation when the address became an owner's after the link was sent", async () => {
+    const { client, user } = await signedInClient(t.app, t.pool, { name: 'Early' });
+    const newEmail = `future-owner-${user.id}@example.com`;
+    const body = await askForChange(client, newEmail);
+    await t.pool.query('INSERT INTO owners (email) VALUES ($1)', [newEmail]);
+    const res = await client.post('/api/account/email/confirm', body);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      message: "This address is now reserved for the shop's owners, so your address was not changed.",
+    });
+    expect(await emailOf(user.id)).toBe(user.email);
+    expect((await client.get('/api/admin/me')).statusCode).toBe(403);
   });
 });

@@ -1,12 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { ChangeEmailSchema, ConfirmEmailChangeSchema, DeleteAccountSchema } from '../../../common/schemas/privacy.ts';
-import { parseInput } from '../../http/errors.ts';
+import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { accountIdentity, confirmEmailChange, requestEmailChange } from '../accounts/accounts.privacy.service.ts';
+import { accountIdentity } from '../accounts/accounts.privacy.service.ts';
 import { requireRecentSignIn } from '../accounts/accounts.service.ts';
-import { deleteAccount, exportAccountData, type PrivacyDeps } from './privacy.service.ts';
+import {
+  changeEmail,
+  confirmEmailChange,
+  deleteAccount,
+  exportAccountData,
+  type PrivacyDeps,
+} from './privacy.service.ts';
 
 const SIGN_IN_AGAIN_FOR_EMAIL = 'For your security, please sign in again to change your e-mail address.';
+const SIGN_IN_TO_CONFIRM = 'Sign in to the account that asked for this change to confirm your new e-mail address.';
 
 /** The Profile tab's privacy calls: export, deletion, e-mail change (README lists them). */
 export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyDeps): void {
@@ -38,12 +45,14 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyDeps): 
     const user = await requireUser(request);
     await requireRecentSignIn(deps.db, user.id, request.sessionToken(), SIGN_IN_AGAIN_FOR_EMAIL);
     const { email } = parseInput(ChangeEmailSchema, request.body);
-    return { message: await requestEmailChange(deps, user.id, email) };
+    return { message: await changeEmail(deps, user.id, email) };
   });
 
-  // The link from the mail: the token proves the new address, so no sign-in is needed.
+  // The link from the mail proves the new mailbox; the session proves the account that asked.
   app.post('/api/account/email/confirm', async (request) => {
+    const user = await request.user();
+    if (!user) throw new AppError('unauthorized', SIGN_IN_TO_CONFIRM);
     const { token, email } = parseInput(ConfirmEmailChangeSchema, request.body);
-    return { message: await confirmEmailChange(deps, token, email) };
+    return { message: await confirmEmailChange(deps, user.id, token, email) };
   });
 }

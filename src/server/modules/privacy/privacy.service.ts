@@ -1,12 +1,15 @@
 import { ANALYTICS_CONSENT_MONTHS } from '../../../common/constants.ts';
 import type { Config } from '../../config.ts';
+import type { Reader } from '../../db/open.ts';
 import { accountDeletedMail } from '../../integrations/mail/account-templates.ts';
 import { enqueueMail, forgetRecipient } from '../../integrations/mail/outbox.ts';
 import type { Chore } from '../../lib/housekeeping.ts';
 import {
   accountExport,
+  confirmEmailChange as confirmAccountEmailChange,
   confirmAccountOwner,
   eraseAccount,
+  requestEmailChange,
   sweepUnverifiedAccounts,
 } from '../accounts/accounts.privacy.service.ts';
 import { verifyPasskey } from '../accounts/passkeys.service.ts';
@@ -21,6 +24,7 @@ import {
   sweepOldMessages,
 } from '../messages/messages.privacy.service.ts';
 import { hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts';
+import { isOwnerEmail } from '../owner/owner.service.ts';
 
 /**
  * The rights the privacy policy promises, composed from each feature's own part: access and
@@ -89,6 +93,17 @@ export async function deleteAccount(
   deps.mailQueued();
   if (revokesQueued) deps.githubQueued?.();
 }
+
+/** An owner's address, from OWNER_EMAILS or the owners table: no e-mail change may take it. */
+const ownerAddress = (config: Config) => (db: Reader, email: string) => isOwnerEmail(db, config, email);
+
+/** Asks to move the account to a new address (never an owner's): the link goes there. */
+export const changeEmail = (deps: PrivacyDeps, userId: number, newEmail: string) =>
+  requestEmailChange(deps, userId, newEmail, ownerAddress(deps.config));
+
+/** The signed-in account confirms the mailed link; an owner's address is refused here too. */
+export const confirmEmailChange = (deps: PrivacyDeps, userId: number, token: string, email: string) =>
+  confirmAccountEmailChange(deps, userId, token, email, ownerAddress(deps.config));
 
 /**
  * The retention limits as housekeeping chores (one source for the numbers: `config.retentionDays`,

@@ -7,7 +7,7 @@ import { requestEmailChange } from './privacy-api.ts';
 
 /**
  * `Change Email`: a confirmation link goes to the new address (60 minutes, once) and a notice to
- * the current one; the address changes only when the link is opened.
+ * the current one; the address changes only when this account, signed in, confirms the link.
  */
 export function ChangeEmailSection({ security }: { security: AccountIdentity | null }) {
   const [email, setEmail] = useState('');
@@ -47,7 +47,8 @@ export function ChangeEmailSection({ security }: { security: AccountIdentity | n
             You sign in with <strong>{security.email}</strong>.{' '}
           </>
         ) : null}
-        We send a confirmation link to the new address; the change happens when you open it.
+        We send a confirmation link to the new address; the change happens when you open it while signed in to this
+        account and confirm.
       </p>
       <FormAlert variant="warning" messages={[warning]} testId="change-email-warning" />
       <FormAlert variant="success" messages={[success]} testId="change-email-success" />
