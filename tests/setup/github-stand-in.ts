@@ -9,15 +9,21 @@ import type { AddressInfo } from 'node:net';
  * - OAuth: `GET /login/oauth/authorize` (as a person who clicks "Authorize": straight back to
  *   `redirect_uri` with `code` and the same `state`), `POST /login/oauth/access_token` (checks the
  *   client, the code, the redirect URI and the PKCE verifier; answers JSON when asked), `GET /user`.
- * - REST under `/api`: collaborators (PUT, GET, DELETE) and repository invitations (GET, DELETE),
- *   each checking the bearer token, `Accept: application/vnd.github+json`, `X-GitHub-Api-Version`,
- *   a `User-Agent` and the JSON body.
+ * - REST under `/api`: collaborators (PUT, GET, DELETE), repository invitations (GET, DELETE) and
+ *   a user by id (`GET /user/{account_id}`), each checking the bearer token,
+ *   `Accept: application/vnd.github+json`, `X-GitHub-Api-Version`, a `User-Agent` and the JSON body.
+ * - Accounts as GitHub keeps them: a numeric id that never changes and a login that may (`rename`),
+ *   after which the old login is free for anyone to take. Collaborators and invitations belong to
+ *   the id; a path naming a login nobody has answers 404, as GitHub does (removing a collaborator
+ *   documents 204, 403 and 422 only: an existing account that is no collaborator gets 204).
  * - Failures injected ahead of time (`failNext`): a status with headers and body, a number of times.
  * - Control over HTTP under `/_stand-in/` for the e2e stack and the bench (another process).
  */
 
 export type StandInUser = { id: number; login: string };
-export type Invitation = { id: number; repository: string; login: string; created_at: string };
+type StoredInvitation = { id: number; repository: string; inviteeId: number; created_at: string };
+/** An invitation with its invitee's login as of now. */
+export type Invitation = { id: number; repository: string; login: string; inviteeId: number; created_at: string };
 export type Failure = {
   method?: string;
   /** Matches when the request path contains it (e.g. `/collaborators/`). */
@@ -40,19 +46,45 @@ export type GithubStandInOptions = {
 const API_VERSION = '2022-11-28';
 
 export async function startGithubStandIn(options: GithubStandInOptions) {
-  const users = new Map<string, StandInUser>(); // by lower-cased login
-  const collaborators = new Map<string, Set<string>>(options.repositories.map((r) => [r.toLowerCase(), new Set()]));
-  const invitations: Invitation[] = [];
+  const users = new Map<number, StandInUser>(); // by id
+  // Per repository, the ids of its collaborators.
+  const collaborators = new Map<string, Set<number>>(options.repositories.map((r) => [r.toLowerCase(), new Set()]));
+  const invitations: StoredInvitation[] = [];
   const failures: Failure[] = [];
   const calls: RecordedCall[] = [];
-  const codes = new Map<string, { user: StandInUser; challenge: string; redirectUri: string }>();
-  const userTokens = new Map<string, StandInUser>();
+  const codes = new Map<string, { userId: number; challenge: string; redirectUri: string }>();
+  const userTokens = new Map<string, number>();
   let nextUser: StandInUser | undefined;
   let nextInvitationId = 1000;
   const problems: string[] = [];
 
-  const addUser = (user: StandInUser) => {
-    users.set(user.login.toLowerCase(), user);
+  /** Logins are unique on GitHub, case-insensitively. */
+  const userByLogin = (login: string) => {
+    const wanted = login.toLowerCase();
+    for (const user of users.values()) if (user.login.toLowerCase() === wanted) return user;
+    return undefined;
+  };
+  const loginOf = (id: number) => users.get(id)?.login ?? 'ghost';
+
+  /** Signs an account up (a known one, with its login of now, is left as it is). */
+  const addUser = (user: StandInUser): StandInUser => {
+    const known = users.get(user.id);
+    if (known && known.login.toLowerCase() === user.login.toLowerCase()) return known;
+    if (known) throw new Error(`account ${user.id} is ${known.login}, not ${user.login} (rename it instead)`);
+    const holder = userByLogin(user.login);
+    if (holder) throw new Error(`the login ${user.login} belongs to account ${holder.id}`);
+    const created = { id: user.id, login: user.login };
+    users.set(created.id, created);
+    return created;
+  };
+
+  /** The account changes its login on GitHub: its id, access and invitations stay; the old login is free. */
+  const rename = (id: number, login: string): StandInUser => {
+    const user = users.get(id);
+    if (!user) throw new Error(`no account ${id}`);
+    const holder = userByLogin(login);
+    if (holder && holder.id !== id) throw new Error(`the login ${login} belongs to account ${holder.id}`);
+    user.login = login;
     return user;
   };
 
@@ -97,13 +129,13 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     return failure;
   };
 
-  const invitationOf = (repository: string, login: string) =>
-    invitations.find((i) => i.repository === repository && i.login.toLowerCase() === login.toLowerCase());
+  const invitationOf = (repository: string, inviteeId: number) =>
+    invitations.find((i) => i.repository === repository && i.inviteeId === inviteeId);
 
-  const invitationJson = (i: Invitation) => ({
+  const invitationJson = (i: StoredInvitation) => ({
     id: i.id,
     repository: { full_name: i.repository, html_url: `${url}/${i.repository}` },
-    invitee: { login: i.login, id: users.get(i.login.toLowerCase())?.id },
+    invitee: { login: loginOf(i.inviteeId), id: i.inviteeId, type: 'User' },
     permissions: 'read',
     created_at: i.created_at,
     html_url: `${url}/${i.repository}/invitations`,
@@ -115,6 +147,14 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     const failure = takeFailure(method, path);
     if (failure) return send(res, failure.status, failure.body ?? { message: 'Injected failure' }, failure.headers);
 
+    const userMatch = path.match(/^\/user\/(\d+)$/);
+    if (userMatch && method === 'GET') {
+      const user = users.get(Number(userMatch[1]));
+      return user
+        ? send(res, 200, { id: user.id, login: user.login, type: 'User' })
+        : send(res, 404, { message: 'Not Found' });
+    }
+
     const repoMatch = path.match(/^\/repos\/([^/]+)\/([^/]+)\/(collaborators|invitations)(?:\/([^/]+))?$/);
     if (!repoMatch) return send(res, 404, { message: 'Not Found' });
     const repository = `${decodeURIComponent(repoMatch[1]!)}/${decodeURIComponent(repoMatch[2]!)}`.toLowerCase();
@@ -124,7 +164,7 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     const last = repoMatch[4] ? decodeURIComponent(repoMatch[4]) : undefined;
 
     if (kind === 'collaborators' && last) {
-      const login = last.toLowerCase();
+      const user = userByLogin(last);
       if (method === 'PUT') {
         const raw = await readBody(req);
         let body: { permission?: unknown };
@@ -140,21 +180,25 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
           problems.push(`PUT ${path}: permission ${String(body.permission)}`);
           return send(res, 422, { message: 'Validation Failed', errors: [{ field: 'permission', code: 'invalid' }] });
         }
-        const user = users.get(login);
         if (!user)
           return send(res, 422, { message: 'Validation Failed', errors: [{ field: 'username', code: 'invalid' }] });
-        if (members.has(login)) return send(res, 204);
-        let invitation = invitationOf(repository, login);
+        if (members.has(user.id)) return send(res, 204);
+        let invitation = invitationOf(repository, user.id);
         if (!invitation) {
-          invitation = { id: nextInvitationId++, repository, login: user.login, created_at: new Date().toISOString() };
+          invitation = { id: nextInvitationId++, repository, inviteeId: user.id, created_at: new Date().toISOString() };
           invitations.push(invitation);
         }
         return send(res, 201, invitationJson(invitation));
       }
       if (method === 'GET')
-        return send(res, members.has(login) ? 204 : 404, members.has(login) ? undefined : { message: 'Not Found' });
+        return user && members.has(user.id) ? send(res, 204) : send(res, 404, { message: 'Not Found' });
       if (method === 'DELETE') {
-        members.delete(login);
+        if (!user) return send(res, 404, { message: 'Not Found' });
+        members.delete(user.id);
+        // Removing a collaborator also cancels their outstanding invitations.
+        for (let i = invitations.length - 1; i >= 0; i--)
+          if (invitations[i]!.repository === repository && invitations[i]!.inviteeId === user.id)
+            invitations.splice(i, 1);
         return send(res, 204);
       }
     }
@@ -192,10 +236,10 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
       // Who is signed in to "GitHub" in this browser (its cookie, as github.com knows its visitor),
       // else the account set for the next authorisation, else a new one.
       const cookieLogin = /(?:^|;\s*)stand_in_user=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-      const signedIn = cookieLogin ? users.get(decodeURIComponent(cookieLogin).toLowerCase()) : undefined;
+      const signedIn = cookieLogin ? userByLogin(decodeURIComponent(cookieLogin)) : undefined;
       const user = signedIn ?? nextUser ?? addUser({ id: 90_000 + users.size, login: `octo-${users.size}` });
       const code = randomBytes(10).toString('hex');
-      codes.set(code, { user, challenge, redirectUri });
+      codes.set(code, { userId: user.id, challenge, redirectUri });
       const back = new URL(redirectUri);
       back.searchParams.set('code', code);
       back.searchParams.set('state', state);
@@ -227,7 +271,7 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
         return send(res, 200, { error: 'redirect_uri_mismatch' });
       if (!verifierOk) return send(res, 200, { error: 'bad_verification_code', error_description: 'PKCE failed' });
       const token = `gho_${randomBytes(16).toString('hex')}`;
-      userTokens.set(token, grant.user);
+      userTokens.set(token, grant.userId);
       return send(res, 200, { access_token: token, token_type: 'bearer', scope: '' });
     }
     return undefined;
@@ -246,7 +290,8 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
       if (path.startsWith('/login/oauth/')) {
         if ((await handleOAuth(req, res, path, method)) !== undefined || res.headersSent) return;
       } else if (path === '/api/user' && method === 'GET') {
-        const user = userTokens.get(String(req.headers.authorization).replace(/^(Bearer|token) /, ''));
+        const userId = userTokens.get(String(req.headers.authorization).replace(/^(Bearer|token) /, ''));
+        const user = userId === undefined ? undefined : users.get(userId);
         if (!user) return send(res, 401, { message: 'Bad credentials' });
         return send(res, 200, { id: user.id, login: user.login, type: 'User' });
       } else if (path.startsWith('/api/')) return await handleRest(req, res, recorded.path, method);
@@ -262,6 +307,7 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     const body = method === 'POST' ? JSON.parse((await readBody(req)) || '{}') : {};
     if (path === '/_stand-in/next-user' && method === 'POST') return send(res, 200, control.setNextUser(body));
     if (path === '/_stand-in/user' && method === 'POST') return send(res, 200, control.addUser(body));
+    if (path === '/_stand-in/rename' && method === 'POST') return send(res, 200, control.rename(body.id, body.login));
     if (path === '/_stand-in/accept' && method === 'POST')
       return send(res, 200, { accepted: control.accept(body.repository, body.login) });
     if (path === '/_stand-in/fail' && method === 'POST') {
@@ -282,6 +328,7 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     /** GITHUB_WEB_URL for the shop. */
     webUrl: url,
     addUser,
+    rename,
     /** The account the next OAuth authorisation signs in as (created if new). */
     setNextUser(user: StandInUser) {
       nextUser = addUser(user);
@@ -292,21 +339,25 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     },
     /** The invitee accepts on GitHub: the invitation becomes a collaborator. */
     accept(repository: string, login: string) {
-      const invitation = invitationOf(repository.toLowerCase(), login);
+      const user = userByLogin(login);
+      const invitation = user && invitationOf(repository.toLowerCase(), user.id);
       if (!invitation) return false;
       invitations.splice(invitations.indexOf(invitation), 1);
-      collaborators.get(invitation.repository)?.add(login.toLowerCase());
+      collaborators.get(invitation.repository)?.add(invitation.inviteeId);
       return true;
     },
-    invitations: () => invitations.map((i) => ({ ...i })),
-    collaborators: (repository: string) => [...(collaborators.get(repository.toLowerCase()) ?? [])],
+    invitations: (): Invitation[] => invitations.map((i) => ({ ...i, login: loginOf(i.inviteeId) })),
+    /** The collaborators' logins as of now, lower-cased. */
+    collaborators: (repository: string) =>
+      [...(collaborators.get(repository.toLowerCase()) ?? [])].map((id) => loginOf(id).toLowerCase()),
+    collaboratorIds: (repository: string) => [...(collaborators.get(repository.toLowerCase()) ?? [])],
     calls: () => calls.map((c) => ({ ...c })),
     /** Requests that broke the contract (wrong headers, body, state): a test expects none. */
     problems: () => [...problems],
     state() {
       return {
         invitations: control.invitations(),
-        collaborators: Object.fromEntries([...collaborators].map(([r, s]) => [r, [...s]])),
+        collaborators: Object.fromEntries([...collaborators.keys()].map((r) => [r, control.collaborators(r)])),
         calls: control.calls(),
         problems: control.problems(),
       };

@@ -101,6 +101,8 @@ export async function createTestApp(
   options: {
     catalogDir?: string;
     routes?: (app: FastifyInstance) => void;
+    /** Runs before the app's own routes are registered (an `onRoute` hook sees them all). */
+    beforeRoutes?: AppDeps['beforeRoutes'];
     google?: GoogleSignIn;
     /** Private-repository delivery (with GITHUB_* in env). */
     github?: AppDeps['github'];
@@ -133,6 +135,7 @@ export async function createTestApp(
     logger: options.logger,
     webDir: options.webDir,
     render: options.render,
+    beforeRoutes: options.beforeRoutes,
     posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });
   const mails: OutgoingMail[] = [];

@@ -1,16 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../tests/setup/client.ts';
 import { captureLog } from '../../../tests/setup/log.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { createGithubOAuth, createGithubRepositories } from '../integrations/github/github.ts';
+import { createGoogleSignIn } from '../integrations/oidc/google.ts';
 import { createLogger } from '../server.ts';
 
 const log = captureLog();
 let t: TestApp;
+/** Every route the app registers (Google and GitHub sign-in included), as Fastify's onRoute saw it. */
+const routes: RouteOptions[] = [];
 beforeAll(async () => {
+  // Nothing is called at these addresses: the integrations are there for their routes to exist.
+  const github = {
+    token: 'ghp_unused',
+    clientId: 'Iv1.unused',
+    clientSecret: 'unused',
+    apiUrl: 'http://127.0.0.1:9/api',
+    webUrl: 'http://127.0.0.1:9',
+  };
   t = await createTestApp(
-    { PUBLIC_URL: 'http://shop.test' },
-    { logger: createLogger({ logLevel: 'info' }, log.stream) },
+    {
+      PUBLIC_URL: 'http://shop.test',
+      GITHUB_TOKEN: github.token,
+      GITHUB_CLIENT_ID: github.clientId,
+      GITHUB_CLIENT_SECRET: github.clientSecret,
+      GITHUB_API_URL: github.apiUrl,
+      GITHUB_WEB_URL: github.webUrl,
+    },
+    {
+      logger: createLogger({ logLevel: 'info' }, log.stream),
+      google: createGoogleSignIn({
+        issuer: 'http://127.0.0.1:9',
+        clientId: 'unused',
+        clientSecret: 'unused',
+        redirectUri: 'http://shop.test/google/callback',
+      }),
+      github: {
+        oauth: createGithubOAuth({ ...github, redirectUri: 'http://shop.test/github/callback' }),
+        repositories: createGithubRepositories(github),
+        jobsQueued: () => {},
+      },
+      beforeRoutes: (app) => {
+        app.addHook('onRoute', (route) => {
+          routes.push(route);
+        });
+      },
+    },
   );
 });
 afterAll(() => t.close());
@@ -57,6 +98,85 @@ describe('the request log', () => {
     ]);
     expect(log.text()).not.toContain('grace.hopper');
     expect(log.text()).not.toContain('Grace');
+  });
+});
+
+describe('every route with a secret in its query', () => {
+  /**
+   * Where a query carries a credential (a single-use token, an OAuth code and state), with what it
+   * carries: the shop's callbacks, and the links it mails (the web app's pages post some of them on).
+   */
+  const SECRET_QUERIES: Record<string, string> = {
+    '/email/verify': 'the verification link: token and address',
+    '/email/change': 'the e-mail change link: token and new address',
+    '/reset-password': 'the password reset link: token and address',
+    '/newsletter/unsubscribe': 'the unsubscribe link: token',
+    '/google/callback': "Google's answer: code and state",
+    '/github/callback': "GitHub's answer: code and state",
+  };
+  /** Routes and links whose query is no secret, with what it carries. */
+  const PLAIN_QUERIES: Record<string, string> = {
+    '/google/redirect': 'returnPath, reauth',
+    '/github/connect': 'returnPath',
+    '/sandbox/checkout': 'order_id',
+    '/api/admin/summary': 'a period',
+    '/api/admin/orders': 'filters, a page, a search (its text redacted)',
+    '/api/admin/customers': 'a page, a search (its text redacted)',
+    '/api/admin/messages': 'a status',
+    '/api/admin/subscribers': 'a page',
+    '/api/admin/activity': 'a page',
+    '/login': 'what went wrong or the next step',
+    '/user-panel': 'a tab',
+  };
+
+  /** The routes whose handler reads its query (request.query, or the URL's own search), and every callback. */
+  const routesReadingQuery = () =>
+    new Set(
+      routes
+        .filter(
+          (route) =>
+            /\.query\b(?!\s*\()|\.search\b|searchParams|["'`]\?["'`]/.test(String(route.handler)) ||
+            /callback/i.test(route.url),
+        )
+        .map((route) => route.url),
+    );
+
+  /** The paths of the links with a query the server writes (mails, pages, redirects). */
+  const linksWithQuery = () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const links = new Set<string>();
+    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+      const source = readFileSync(path.join(root, file), 'utf8');
+      for (const match of source.matchAll(/(?:publicUrl|basePath)\}(\/[\w/.-]*)\?/g)) links.add(match[1]!);
+    }
+    return links;
+  };
+
+  it('every route that reads its query, every callback and every link with a query is classified', () => {
+    const reading = routesReadingQuery();
+    const links = linksWithQuery();
+    // The onRoute hook saw the optional sign-ins' routes too, and the scan found the mailed links.
+    expect([...reading]).toEqual(expect.arrayContaining(['/google/callback', '/github/callback', '/api/admin/orders']));
+    expect([...links]).toEqual(expect.arrayContaining(['/reset-password', '/email/change']));
+    const classified = { ...SECRET_QUERIES, ...PLAIN_QUERIES };
+    expect([...reading, ...links].filter((url) => !(url in classified))).toEqual([]);
+    // And the lists name nothing that is gone (the list would prove nothing about it).
+    expect(Object.keys(classified).filter((url) => !reading.has(url) && !links.has(url))).toEqual([]);
+  });
+
+  it('the log keeps no query of a route that carries a secret, whatever its parameters are named', async () => {
+    const secret = 'S3cretC0de-abcdefghijklmnopqrstuvwxyz';
+    const before = requestUrls().length;
+    // Named neither token nor query: only the route's own redaction can keep these out.
+    for (const route of Object.keys(SECRET_QUERIES))
+      for (const method of ['GET', 'POST'] as const)
+        await t.app.inject({ method, url: `${route}?code=${secret}&state=${secret}&email=ada.private%40example.com` });
+    expect(requestUrls().slice(before)).toEqual(
+      Object.keys(SECRET_QUERIES).flatMap((route) => [`${route}?[redacted]`, `${route}?[redacted]`]),
+    );
+    expect(log.text()).not.toContain(secret);
+    expect(log.text()).not.toContain('ada.private');
   });
 });
 

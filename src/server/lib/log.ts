@@ -10,6 +10,7 @@ const SECRET_QUERY_ROUTES = [
   '/reset-password',
   '/newsletter/unsubscribe',
   '/google/callback',
+  '/github/callback',
 ];
 
 /**

@@ -78,7 +78,11 @@ const splitRepository = (repository: string) => {
   return { owner, repo };
 };
 
-/** The shop's side of repository access: invite, remove, check. */
+/**
+ * The shop's side of repository access: invite, remove, check. Accounts are named by their numeric
+ * id, the one thing about them that never changes: a login is looked up from it for every call, since
+ * its owner may rename it and someone else may take the old one.
+ */
 export function createGithubRepositories(settings: Pick<GithubSettings, 'token' | 'apiUrl'>) {
   let client: Promise<Octokit> | undefined;
   const shopClient = () =>
@@ -100,50 +104,101 @@ export function createGithubRepositories(settings: Pick<GithubSettings, 'token' 
     }
   };
 
+  /** Whether the call answered 404 (a login, collaborator or invitation GitHub does not know). */
+  const notFound = (error: unknown) => (error as { status?: number }).status === 404;
+
+  /** The account's login as of now, from its id (which never changes); undefined once the account is gone. */
+  const currentLogin = (accountId: number) =>
+    call(async (octokit) => {
+      try {
+        return (await octokit.rest.users.getById({ account_id: accountId })).data.login;
+      } catch (error) {
+        if (notFound(error)) return undefined;
+        throw error;
+      }
+    });
+
+  const isCollaborator = (repository: string, login: string) =>
+    call(async (octokit) => {
+      try {
+        await octokit.rest.repos.checkCollaborator({ ...splitRepository(repository), username: login });
+        return true;
+      } catch (error) {
+        if (notFound(error)) return false;
+        throw error;
+      }
+    });
+
+  /** The repository's pending invitations of the account, matched by the invitee's id, not a login. */
+  const invitationsOf = async (repository: string, accountId: number) => {
+    const pending = await call((octokit) =>
+      octokit.paginate(octokit.rest.repos.listInvitations, { ...splitRepository(repository), per_page: 100 }),
+    );
+    return pending.filter((invitation) => invitation.invitee?.id === accountId);
+  };
+
   return {
-    /** Invites the account as a reader: `invited` (201, an invitation to accept) or `active` (204, already in). */
-    async invite(repository: string, login: string): Promise<{ outcome: 'invited' | 'active' }> {
+    login: currentLogin,
+    /**
+     * Invites the account, by id, as a reader under its login of now: `invited` (201, an invitation
+     * to accept) or `active` (204, already in), with the login it was invited under.
+     */
+    async invite(repository: string, accountId: number): Promise<{ outcome: 'invited' | 'active'; login: string }> {
+      const login = await currentLogin(accountId);
+      if (login === undefined) throw new GithubError(`GitHub has no account #${accountId} any more`, 404, false);
       const response = await call((octokit) =>
         octokit.rest.repos.addCollaborator({ ...splitRepository(repository), username: login, permission: 'pull' }),
       );
-      return { outcome: (response.status as number) === 201 ? 'invited' : 'active' };
+      return { outcome: (response.status as number) === 201 ? 'invited' : 'active', login };
     },
-    /** Takes access away: the account's pending invitations, then the collaborator (already gone is fine). */
-    async remove(repository: string, login: string): Promise<void> {
+    /**
+     * Takes the account's access away, by id: its pending invitations, then the collaborator under
+     * its login of now. A 404 on the removal is no proof: the login may have changed hands since it
+     * was looked up, so it is looked up again, and the removal counts only when that login is no
+     * collaborator and the id has no invitation left. Answers the login it was removed under
+     * (undefined when the account is gone from GitHub, and with it its access).
+     */
+    async remove(repository: string, accountId: number): Promise<{ login: string | undefined }> {
       const target = splitRepository(repository);
-      const pending = await call((octokit) =>
-        octokit.paginate(octokit.rest.repos.listInvitations, { ...target, per_page: 100 }),
-      );
-      for (const invitation of pending) {
-        if (invitation.invitee?.login?.toLowerCase() !== login.toLowerCase()) continue;
-        await call(async (octokit) => {
+      const withdrawInvitations = async () => {
+        for (const invitation of await invitationsOf(repository, accountId))
+          await call(async (octokit) => {
+            try {
+              await octokit.rest.repos.deleteInvitation({ ...target, invitation_id: invitation.id });
+            } catch (error) {
+              if (!notFound(error)) throw error;
+            }
+          });
+      };
+      for (let look = 0; look < 3; look++) {
+        const login = await currentLogin(accountId);
+        await withdrawInvitations();
+        if (login === undefined) return { login };
+        const removed = await call(async (octokit) => {
           try {
-            await octokit.rest.repos.deleteInvitation({ ...target, invitation_id: invitation.id });
+            await octokit.rest.repos.removeCollaborator({ ...target, username: login });
+            return true;
           } catch (error) {
-            if ((error as { status?: number }).status !== 404) throw error;
+            if (notFound(error)) return false;
+            throw error;
           }
         });
+        if (removed) return { login };
+        if (
+          (await currentLogin(accountId)) === login &&
+          !(await isCollaborator(repository, login)) &&
+          (await invitationsOf(repository, accountId)).length === 0
+        )
+          return { login };
       }
-      await call(async (octokit) => {
-        try {
-          await octokit.rest.repos.removeCollaborator({ ...target, username: login });
-        } catch (error) {
-          if ((error as { status?: number }).status !== 404) throw error;
-        }
-      });
+      throw new GithubError(
+        `GitHub answered 404 to removing account #${accountId} from ${repository}, which it still reaches`,
+        404,
+        true,
+      );
     },
-    /** Whether the account is a collaborator now (it accepted its invitation). */
-    async isCollaborator(repository: string, login: string): Promise<boolean> {
-      return call(async (octokit) => {
-        try {
-          await octokit.rest.repos.checkCollaborator({ ...splitRepository(repository), username: login });
-          return true;
-        } catch (error) {
-          if ((error as { status?: number }).status === 404) return false;
-          throw error;
-        }
-      });
-    },
+    /** Whether the login is a collaborator now (it accepted its invitation). */
+    isCollaborator,
   };
 }
 export type GithubRepositories = ReturnType<typeof createGithubRepositories>;

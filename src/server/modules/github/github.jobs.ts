@@ -2,15 +2,18 @@ import { sql } from 'drizzle-orm';
 import type { Reader } from '../../db/open.ts';
 import { type GithubRepositories, toGithubError } from '../../integrations/github/github.ts';
 import { serialRounds } from '../../lib/serial-rounds.ts';
+import { followGithubRename } from './github.service.ts';
 
 /**
  * Runs the repository jobs `github.service.ts` queues, the mail outbox's way: a batch is claimed in
  * one committed statement (FOR UPDATE SKIP LOCKED, attempts counted, due again only after
  * CLAIM_SECONDS should this process die mid-call), then GitHub is called outside any transaction.
  * Jobs of one repository and account wait for the older ones, so a refund's revoke never overtakes
- * the payment's grant. 5xx, network errors and rate limits are retried with backoff (a rate limit
- * waits as long as GitHub said); other refusals (404 repository, 422 user) fail for good, with
- * GitHub's message kept for the owner.
+ * the payment's grant. A job names the account by its GitHub id: the login it is invited or removed
+ * under is looked up from the id when the job runs (the one copied into the job may be stale, and may
+ * belong to someone else by now), and a login that changed is kept for display. 5xx, network errors
+ * and rate limits are retried with backoff (a rate limit waits as long as GitHub said); other refusals
+ * (404 repository, 422 user) fail for good, with GitHub's message kept for the owner.
  */
 
 type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
@@ -22,7 +25,15 @@ export const MAX_ATTEMPTS = 30;
 /** 5 s, 10 s, 20 s ... capped at an hour. */
 export const retryDelaySeconds = (attempts: number) => Math.min(5 * 2 ** Math.max(0, attempts - 1), 3600);
 
-type JobRow = { id: number; action: 'grant' | 'revoke'; repository: string; login: string; attempts: number };
+type JobRow = {
+  id: number;
+  action: 'grant' | 'revoke';
+  repository: string;
+  /** bigint: the driver hands it over as a string. */
+  github_id: string | number;
+  login: string;
+  attempts: number;
+};
 
 export type JobOptions = { batch?: number; retryDelay?: (attempts: number) => number };
 
@@ -42,7 +53,7 @@ export async function runDueGithubJobs(
           AND NOT EXISTS (SELECT 1 FROM github_jobs e WHERE e.status = 'queued' AND e.repository = j.repository
                              AND e.github_id = j.github_id AND e.id < j.id)
         ORDER BY j.id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-    RETURNING id, action, repository, login, attempts`);
+    RETURNING id, action, repository, github_id, login, attempts`);
   rows.sort((a, b) => a.id - b.id);
   await Promise.all(rows.map((job) => runJob(db, github, log, job, retryDelay)));
   return rows.length;
@@ -56,16 +67,21 @@ async function runJob(
   retryDelay: (attempts: number) => number,
 ): Promise<void> {
   try {
+    const githubId = Number(job.github_id);
     let outcome: 'invited' | 'active' | 'revoked';
-    if (job.action === 'grant') outcome = (await github.invite(job.repository, job.login)).outcome;
+    let login: string | undefined;
+    if (job.action === 'grant') ({ outcome, login } = await github.invite(job.repository, githubId));
     else {
-      await github.remove(job.repository, job.login);
+      ({ login } = await github.remove(job.repository, githubId));
       outcome = 'revoked';
     }
+    login ??= job.login;
     await db.execute(sql`
-      UPDATE github_jobs SET status = 'done', outcome = ${outcome}, last_error = NULL, finished_at = now()
+      UPDATE github_jobs SET status = 'done', outcome = ${outcome}, login = ${login}, last_error = NULL,
+             finished_at = now()
        WHERE id = ${job.id}`);
-    log.info(`github: ${job.action} ${job.repository} for ${job.login}: ${outcome}`);
+    if (login !== job.login) await followGithubRename(db, githubId, login);
+    log.info(`github: ${job.action} ${job.repository} for ${login} (#${githubId}): ${outcome}`);
   } catch (raw) {
     const error = toGithubError(raw);
     if (error.retryable && job.attempts < MAX_ATTEMPTS) {

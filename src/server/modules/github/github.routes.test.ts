@@ -456,6 +456,107 @@ describe('the job queue', () => {
   });
 });
 
+describe('a GitHub account is its id, not its login', () => {
+  const invitationsOfId = (id: number) => gh.invitations().filter((i) => i.inviteeId === id);
+
+  it("a rename between grant and revoke: the revoke removes the renamed account's access, accepted or pending", async () => {
+    const { client, user, github } = await buyer();
+    await connect(client, github);
+    const orderId = await pay(client, [alpha.id]);
+    await runJobs();
+    gh.accept(REPO, github.login);
+    expect(gh.collaboratorIds(REPO)).toContain(github.id);
+    gh.rename(github.id, `${github.login}-renamed`);
+
+    await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked for it' });
+    await runJobs();
+    expect(gh.collaboratorIds(REPO)).not.toContain(github.id);
+    expect(await jobsOf(user.id)).toMatchObject([
+      { action: 'grant', status: 'done' },
+      { action: 'revoke', status: 'done', outcome: 'revoked' },
+    ]);
+    // The new login is kept, for the buyer to see.
+    expect((await access(client)).login).toBe(`${github.login}-renamed`);
+
+    // Renamed with the invitation still pending: the invitation goes, matched by the invitee's id.
+    const second = await buyer();
+    await connect(second.client, second.github);
+    const paid = await pay(second.client, [alpha.id]);
+    await runJobs();
+    expect(invitationsOfId(second.github.id)).toHaveLength(1);
+    gh.rename(second.github.id, `${second.github.login}-2`);
+    await owner.post(`/api/admin/orders/${paid}/refund`, { reason: 'x' });
+    await runJobs();
+    expect(invitationsOfId(second.github.id)).toEqual([]);
+    expect(gh.accept(REPO, `${second.github.login}-2`)).toBe(false);
+    expect(gh.collaboratorIds(REPO)).not.toContain(second.github.id);
+  });
+
+  it('a stranger who takes the old login never receives an invitation meant for the buyer', async () => {
+    const { client, user, github } = await buyer();
+    await connect(client, github);
+    // The grant is queued under the login of the day; the buyer renames before it runs, and a
+    // stranger signs up with the freed login.
+    await pay(client, [alpha.id]);
+    expect(await jobsOf(user.id)).toMatchObject([{ action: 'grant', status: 'queued' }]);
+    gh.rename(github.id, `${github.login}-new`);
+    const stranger = gh.addUser({ id: nextGithubId++, login: github.login });
+    await runJobs();
+    expect(invitationsOfId(stranger.id)).toEqual([]);
+    expect(invitationsOfId(github.id)).toMatchObject([{ login: `${github.login}-new` }]);
+    expect(await access(client)).toMatchObject({
+      login: `${github.login}-new`,
+      repositories: [{ name: REPO, status: 'invited' }],
+    });
+
+    // A later grant (after an owner's revoke, the owner's grant) goes to the buyer too.
+    await owner.post(`/api/admin/customers/${user.id}/revoke`, { kit_id: alpha.id, note: 'moved' });
+    await runJobs();
+    await owner.post(`/api/admin/customers/${user.id}/grant`, { kit_id: alpha.id, note: 'back' });
+    await runJobs();
+    expect(invitationsOfId(stranger.id)).toEqual([]);
+    expect(invitationsOfId(github.id)).toHaveLength(1);
+    expect(gh.calls().some((c) => c.path.endsWith(`/collaborators/${github.login}`))).toBe(false);
+  });
+
+  it("the panel checks an accepted invitation under the account's login of now, and shows that login", async () => {
+    const { client, github } = await buyer();
+    await connect(client, github);
+    await pay(client, [alpha.id]);
+    await runJobs();
+    gh.rename(github.id, `${github.login}-now`);
+    gh.addUser({ id: nextGithubId++, login: github.login });
+    expect(await access(client)).toMatchObject({
+      login: `${github.login}-now`,
+      repositories: [{ name: REPO, status: 'invited' }],
+    });
+    gh.accept(REPO, `${github.login}-now`);
+    expect(await access(client)).toMatchObject({
+      login: `${github.login}-now`,
+      repositories: [{ name: REPO, status: 'active' }],
+    });
+  });
+
+  it('a 404 on removal is not taken as done while the account still has access', async () => {
+    const { client, user, github } = await buyer();
+    await connect(client, github);
+    const orderId = await pay(client, [alpha.id]);
+    await runJobs();
+    gh.accept(REPO, github.login);
+    await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked for it' });
+    gh.failNext({ method: 'DELETE', path: '/collaborators/', status: 404, body: { message: 'Not Found' }, times: 3 });
+    await runDueGithubJobs(t.db, repos, silent, { retryDelay: () => 0 });
+    const [, revoke] = await jobsOf(user.id);
+    expect(revoke).toMatchObject({ action: 'revoke', status: 'queued', attempts: 1 });
+    expect(revoke.last_error).toContain('404');
+    expect(gh.collaboratorIds(REPO)).toContain(github.id);
+
+    await runJobs();
+    expect(gh.collaboratorIds(REPO)).not.toContain(github.id);
+    expect((await jobsOf(user.id))[1]).toMatchObject({ status: 'done', outcome: 'revoked', attempts: 2 });
+  });
+});
+
 describe('the catalog', () => {
   it("a kit whose repository changes on import moves its owners' access to the new one", async () => {
     const b = await buyer();

@@ -8,6 +8,8 @@ import type { GithubOAuth, GithubRepositories } from '../../integrations/github/
 import {
   connectGithub,
   disconnectGithub,
+  followGithubRename,
+  githubAccountOf,
   markJoined,
   repositoryAccess,
   saveOauthState,
@@ -36,18 +38,32 @@ export function registerGithubRoutes(app: FastifyInstance, deps: Deps): void {
   const { basePath } = config;
   const webUrl = config.github!.webUrl;
 
-  /** The access as stored, after asking GitHub whether invitations were accepted meanwhile. */
+  /** The promise's answer, or `late` should it take longer than INVITED_CHECK_MS. */
+  const inTime = <T>(work: Promise<T>, late: T): Promise<T> =>
+    Promise.race([work, new Promise<T>((resolve) => setTimeout(() => resolve(late), INVITED_CHECK_MS).unref())]);
+
+  /**
+   * The access as stored, after asking GitHub whether invitations were accepted meanwhile: under the
+   * account's login of now, looked up by its id (the stored one may have been renamed away, and
+   * taken by someone else).
+   */
   const currentAccess = async (userId: number, log: FastifyInstance['log']): Promise<GithubResponse> => {
     const access = await repositoryAccess(db, userId, webUrl);
     const invited = access.repositories.filter((r) => r.status === 'invited');
-    if (!access.login || invited.length === 0) return access;
-    const login = access.login;
+    const account = invited.length > 0 ? await githubAccountOf(db, userId) : undefined;
+    if (!account) return access;
+    let login: string | undefined;
+    try {
+      login = await inTime(repositories.login(account.githubId), undefined);
+    } catch (error) {
+      log.warn({ err: error }, `github: could not look up account #${account.githubId}`);
+    }
+    if (login === undefined) return access;
+    if (login !== account.login) await followGithubRename(db, account.githubId, login);
     const joined = await Promise.all(
       invited.map(async (r) => {
         try {
-          const check = repositories.isCollaborator(r.name, login);
-          const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), INVITED_CHECK_MS).unref());
-          return (await Promise.race([check, late])) ? r.name : undefined;
+          return (await inTime(repositories.isCollaborator(r.name, login), false)) ? r.name : undefined;
         } catch (error) {
           log.warn({ err: error }, `github: could not check ${r.name} for ${login}`);
           return undefined;
@@ -55,7 +71,7 @@ export function registerGithubRoutes(app: FastifyInstance, deps: Deps): void {
       }),
     );
     const names = joined.filter((n): n is string => n !== undefined);
-    if (names.length === 0) return access;
+    if (names.length === 0 && login === account.login) return access;
     await markJoined(db, userId, names);
     return repositoryAccess(db, userId, webUrl);
   };

@@ -104,13 +104,31 @@ export async function connectGithub(
       ON CONFLICT (user_id) DO UPDATE SET login = excluded.login
       RETURNING user_id`);
     if (inserted.rows.length === 0) return 'taken';
-    // A renamed account: its queued jobs follow the new login.
-    await tx.execute(sql`
-      UPDATE github_jobs SET login = ${identity.login}
-       WHERE github_id = ${identity.id} AND status = 'queued' AND login <> ${identity.login}`);
+    await followGithubRename(tx, identity.id, identity.login);
     await queueRepositoryAccessSync(tx, userId);
     return 'connected';
   });
+}
+
+/**
+ * The GitHub account renamed itself: its stored login (shown to the buyer and the owner) and its
+ * queued jobs' follow. Jobs reach GitHub by the account's id, so this is for display only.
+ */
+export async function followGithubRename(db: Reader, githubId: number, login: string): Promise<void> {
+  await db.execute(
+    sql`UPDATE github_accounts SET login = ${login} WHERE github_id = ${githubId} AND login <> ${login}`,
+  );
+  await db.execute(sql`
+    UPDATE github_jobs SET login = ${login} WHERE github_id = ${githubId} AND status = 'queued' AND login <> ${login}`);
+}
+
+/** The customer's connected GitHub account, if any. */
+export async function githubAccountOf(db: Reader, userId: number) {
+  const { rows } = await db.execute<{ github_id: string | number; login: string }>(
+    sql`SELECT github_id, login FROM github_accounts WHERE user_id = ${userId}`,
+  );
+  const row = rows[0];
+  return row ? { githubId: Number(row.github_id), login: row.login } : undefined;
 }
 
 type StatusRow = {
