@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { centsToDollars, formatPrice, formatUsd, parseDollarsToCents, roundDollars } from './money.ts';
-import { matchScreen, normaliseBasePath } from './paths.ts';
+import { canonicalScreenPath, matchScreen, normaliseBasePath } from './paths.ts';
 
 describe('money', () => {
   it.each([
@@ -45,5 +45,15 @@ describe('paths', () => {
     expect(matchScreen('/product')).toBeNull();
     expect(matchScreen('/product/a/b')).toBeNull();
     expect(matchScreen('/product/%E0%A4%A')).toBeNull();
+  });
+
+  it('spells each screen path one way: no trailing slash, percent-encoded only where a path must be', () => {
+    const canonical = (path: string) => canonicalScreenPath(matchScreen(path)!);
+    expect(canonical('/')).toBe('/');
+    expect(canonical('/about/')).toBe('/about');
+    expect(canonical('/product/%6Eext-%6bit')).toBe('/product/next-kit');
+    expect(canonical('/docs/next-kit/a%3Ab+c%2C%20d/')).toBe('/docs/next-kit/a:b+c,%20d');
+    expect(canonical('/user-panel/item/a%2fb')).toBe('/user-panel/item/a%2Fb');
+    expect(canonical('/user-panel/item/caf%C3%A9')).toBe('/user-panel/item/caf%C3%A9');
   });
 });

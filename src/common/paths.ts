@@ -70,3 +70,16 @@ export function matchScreen(routePath: string): ScreenMatch | null {
   }
   return null;
 }
+
+/** A path segment as RFC 3986 spells it: percent-encoded but where a segment may hold the character itself. */
+const pathSegment = (value: string) =>
+  encodeURIComponent(value).replace(/%(?:24|26|2B|2C|3A|3B|3D|40)/g, (encoded) => decodeURIComponent(encoded));
+
+/**
+ * The one spelling of a matched screen's path (without the base path): no trailing slash, and each
+ * parameter percent-encoded only where it must be. Every other spelling of it (`/product/%61-kit`,
+ * `/about/`) is the same screen under another name.
+ */
+export function canonicalScreenPath({ pattern, params }: ScreenMatch): string {
+  return pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => pathSegment(params[name] ?? ''));
+}

@@ -10,7 +10,8 @@ import { shopCookies } from './http/cookies.ts';
 import { type DirectAnswer, keptAnswers, serverWithDirectAnswers } from './http/direct-answers.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
-import { type PageRenderer, registerPageShell, type ShellTemplate } from './http/page-shell.ts';
+import type { KeptPages } from './http/kept-pages.ts';
+import { type PageRenderer, registerPageShell, type ShellPage, type ShellTemplate } from './http/page-shell.ts';
 import { ON_THE_FLY } from './http/precompressed.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { registerSecurity, securityHeaders } from './http/security.ts';
@@ -46,6 +47,8 @@ export type AppDeps = {
   template: ShellTemplate;
   /** The web app's server renderer for the public screens (dist/ssr); without it the browser renders them. */
   render?: PageRenderer;
+  /** Where the page shell keeps the pages it rendered (tests read it; a store of the shell's own when absent). */
+  keptPages?: KeptPages<ShellPage>;
   /** The built web app (assets); absent in tests of the API alone and in development. */
   webDir?: string;
   cookieSecret: string;
@@ -214,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         template: deps.template,
         render: deps.render,
         screenQueries: contentScreenQueries(contentPages),
+        keptPages: deps.keptPages,
         googleEnabled: Boolean(deps.google),
         isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
         // Development re-renders every page (Vite transforms the shell per request).

@@ -114,6 +114,8 @@ export async function createTestApp(
     webDir?: string;
     /** The public screens' server renderer (dist/ssr's, or a test's own). */
     render?: AppDeps['render'];
+    /** Where the page shell keeps its pages (to count them, or with a small limit). */
+    keptPages?: AppDeps['keptPages'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -136,6 +138,7 @@ export async function createTestApp(
     webDir: options.webDir,
     render: options.render,
     beforeRoutes: options.beforeRoutes,
+    keptPages: options.keptPages,
     posts: loadBlog(path.join(options.catalogDir ?? FIXTURE_CATALOG, 'blog')),
   });
   const mails: OutgoingMail[] = [];

@@ -182,6 +182,39 @@ describe('kept pages answered before Fastify (issue 12)', () => {
     expect(throughFastify).toEqual([PAGE]);
   });
 
+  it('answers no other spelling of a kept page: Fastify sends each to the canonical path, and keeps nothing for it', async () => {
+    await request(base, PAGE, BROWSER); // kept
+    throughFastify.length = 0;
+    for (const url of ['/product/%61lpha-kit', '/product/alpha%2dkit', `${PAGE}/`]) {
+      for (let visit = 0; visit < 2; visit++) {
+        const moved = await request(base, url, BROWSER);
+        expect([moved.status, moved.headers.location], url).toEqual([301, PAGE]);
+      }
+    }
+    expect(throughFastify).toEqual([
+      '/product/%61lpha-kit',
+      '/product/%61lpha-kit',
+      '/product/alpha%2dkit',
+      '/product/alpha%2dkit',
+      `${PAGE}/`,
+      `${PAGE}/`,
+    ]);
+    // The canonical page is still answered here.
+    throughFastify.length = 0;
+    expect((await request(base, PAGE, BROWSER)).status).toBe(200);
+    expect(throughFastify).toEqual([]);
+  });
+
+  it("leaves a purchased item's screen to Fastify, which puts each path in its own page", async () => {
+    throughFastify.length = 0;
+    for (const url of ['/user-panel/item/alpha-kit', '/user-panel/item/beta-kit', '/user-panel/item/alpha-kit']) {
+      const page = await request(base, url, BROWSER);
+      expect(page.status).toBe(200);
+      expect(initialData(html(page))).toMatchObject({ path: url, user: {} });
+    }
+    expect(throughFastify).toHaveLength(3);
+  });
+
   it('counts its answers in the request metric under the route Fastify names', async () => {
     const seriesOf = (route: string) =>
       `kitshop_http_request_duration_seconds_count{method="GET",route="${route}",status_code="200"}`;
@@ -298,6 +331,9 @@ describe('kept pages answered before Fastify, under BASE_PATH=/shop over https',
         baseUrl: 'https://example.com/shop',
       });
     }
+    const moved = await request(base, '/shop/product/%61lpha-kit?ref=x', BROWSER);
+    expect([moved.status, moved.headers.location]).toEqual([301, '/shop/product/alpha-kit?ref=x']);
+    throughFastify.length = 0;
     const outside = await request(base, '/product/alpha-kit', BROWSER);
     expect(outside.status).toBe(404);
     expect(throughFastify).toEqual(['/product/alpha-kit']);

@@ -1,6 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../tests/setup/test-app.ts';
+import { KeptPages } from './kept-pages.ts';
+import type { ShellPage } from './page-shell.ts';
 import { hashSessionToken } from './session.ts';
 
 const initialData = (html: string) =>
@@ -379,6 +381,148 @@ describe('page shell with the server renderer (issue 12)', () => {
       expect(res.body).not.toContain('a screen that throws');
     } finally {
       failing = false;
+    }
+  });
+});
+
+describe('the pages the shell keeps', () => {
+  const rendered: string[] = [];
+  const render = async ({ url }: { url: string }) => {
+    rendered.push(url);
+    return `<main>rendered ${url}</main>`;
+  };
+  /** A shop with the stand-in renderer whose kept pages the test can count. */
+  async function shopKeeping(limit?: number) {
+    const keptPages = new KeptPages<ShellPage>(limit);
+    const t = await createTestApp({ PUBLIC_URL: 'http://shop.test' }, { render, keptPages });
+    return { t, keptPages };
+  }
+  const get = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+  /** The path with the characters at the bits of `mask` percent-encoded (in lower or upper case). */
+  const spelled = (path: string, mask: number) =>
+    [...path]
+      .map((c, i) => {
+        if (!(mask & (2 ** i))) return c;
+        const hex = c.charCodeAt(0).toString(16);
+        return `%${mask & 1 ? hex : hex.toUpperCase()}`;
+      })
+      .join('');
+
+  it('keeps no page for a made-up path or another spelling of a real one, however many are asked for', async () => {
+    const { t, keptPages } = await shopKeeping();
+    try {
+      const real = ['/', '/product/alpha-kit', '/docs/alpha-kit', '/docs/alpha-kit/deploy', '/about', '/checkout'];
+      for (const url of [...real, '/user-panel/item/alpha-kit']) expect((await get(t, url)).statusCode, url).toBe(200);
+      // One page per real screen; the purchased item's screen is one page for every kit it may name.
+      expect(keptPages.size).toBe(real.length + 1);
+
+      const moved: [string, string][] = [];
+      for (let mask = 1; mask <= 600; mask++) {
+        // The kit's and the page's names spelled another way (a `%2F` would make them one name).
+        const path = `/docs/${spelled('alpha-kit', mask & 511)}/${spelled('deploy', mask >> 9)}`;
+        moved.push([path, '/docs/alpha-kit/deploy']);
+      }
+      for (let mask = 1; mask <= 200; mask++)
+        moved.push([`/product/${spelled('alpha-kit', mask)}`, '/product/alpha-kit']);
+      moved.push(
+        ['/product/alpha-kit/', '/product/alpha-kit'],
+        ['/about/', '/about'],
+        ['/docs/alpha-kit/', '/docs/alpha-kit'],
+      );
+      for (const [url, canonical] of moved) {
+        const res = await get(t, url);
+        expect([res.statusCode, res.headers.location], url).toEqual([301, canonical]);
+      }
+      for (let i = 0; i < 150; i++) {
+        expect((await get(t, `/product/made-up-${i}`)).statusCode).toBe(404);
+        expect((await get(t, `/docs/made-up-${i}`)).statusCode).toBe(404);
+        expect((await get(t, `/blog%2Fmade-up-${i}`)).statusCode).toBe(404);
+        expect((await get(t, `/%61bout-${i}`)).statusCode).toBe(404);
+        const item = await get(t, `/user-panel/item/made-up-${i}`);
+        expect(item.statusCode).toBe(200);
+        expect(initialData(gunzipSync(item.rawPayload).toString()).path).toBe(`/user-panel/item/made-up-${i}`);
+      }
+      expect(keptPages.size).toBe(real.length + 1);
+
+      // The real pages are all still kept: asked for again, none is rendered again.
+      rendered.length = 0;
+      for (const url of real) expect((await get(t, url)).statusCode).toBe(200);
+      expect(rendered).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('sends another spelling of a real page to its canonical path, with its query, and a made-up kit to 404', async () => {
+    const { t, keptPages } = await shopKeeping();
+    try {
+      const cases = [
+        ['/product/%61lpha-kit?ref=mail', '/product/alpha-kit?ref=mail'],
+        ['/product/alpha%2Dkit', '/product/alpha-kit'],
+        ['/docs/alpha-kit/%64eploy/', '/docs/alpha-kit/deploy'],
+        ['/cookie-policy/', '/cookie-policy'],
+        ['/user-panel/item/%61lpha-kit', '/user-panel/item/alpha-kit'],
+        ['/user-panel/item/a%2fb', '/user-panel/item/a%2Fb'],
+      ];
+      for (const [url, canonical] of cases) {
+        const res = await get(t, url!);
+        expect([res.statusCode, res.headers.location], url).toEqual([301, canonical]);
+      }
+      expect(keptPages.size).toBe(0);
+      // The canonical page renders as before, with its own head.
+      const page = await get(t, '/docs/alpha-kit/deploy');
+      expect(page.statusCode).toBe(200);
+      expect(gunzipSync(page.rawPayload).toString()).toContain(
+        '<link rel="canonical" href="http://shop.test/docs/alpha-kit/deploy">',
+      );
+      expect(keptPages.size).toBe(1);
+      for (const url of ['/product/%6Eo-such-kit', '/docs/no-such-kit/deploy', '/docs/alpha-kit/%6Eo-such-page']) {
+        expect((await get(t, url)).statusCode, url).toBe(404);
+      }
+      expect(keptPages.size).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("keeps one page for every purchased item's path, with each visitor's own path and user in it", async () => {
+    const { t, keptPages } = await shopKeeping();
+    try {
+      const id = await withSession(t, 'Ida Item', 'ida-token');
+      for (const sefId of ['alpha-kit', 'beta-kit', 'alpha-kit', 'whatever']) {
+        const url = `/user-panel/item/${sefId}`;
+        for (const cookies of [{}, { kitshop_session: 'ida-token' }] as Record<string, string>[]) {
+          const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' }, cookies });
+          expect(res.statusCode).toBe(200);
+          const html = gunzipSync(res.rawPayload).toString();
+          expect(html).toContain('<meta name="robots" content="noindex">');
+          expect(initialData(html)).toMatchObject({ path: url, user: 'kitshop_session' in cookies ? { id } : {} });
+        }
+        // Without gzip too.
+        const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+        expect(initialData(plain.body).path).toBe(url);
+      }
+      expect(keptPages.size).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('makes room for a new page by dropping the one used least recently, and keeps the others', async () => {
+    const { t, keptPages } = await shopKeeping(3);
+    try {
+      for (const url of ['/about', '/contact', '/licence']) await get(t, url);
+      await get(t, '/about'); // now /contact is the least recently used
+      rendered.length = 0;
+      await get(t, '/cookie-policy');
+      expect(keptPages.size).toBe(3);
+      for (const url of ['/about', '/licence', '/cookie-policy']) await get(t, url);
+      expect(rendered).toEqual(['/cookie-policy']);
+      await get(t, '/contact');
+      expect(rendered).toEqual(['/cookie-policy', '/contact']);
+      expect(keptPages.size).toBe(3);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -7,7 +7,7 @@ import {
   PAGE_QUERY_KEYS,
   type PageQuery,
 } from '../../common/page-data.ts';
-import { INDEXABLE_SCREENS, matchScreen, type ScreenPattern } from '../../common/paths.ts';
+import { canonicalScreenPath, INDEXABLE_SCREENS, matchScreen, type ScreenPattern } from '../../common/paths.ts';
 import type { KitProduct, KitSummary } from '../../common/schemas/catalog.ts';
 import {
   docsTitle,
@@ -22,6 +22,7 @@ import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { GzipSplice, PlainSplice } from '../lib/gzip-splice.ts';
 import { shopCookies } from './cookies.ts';
 import type { SendStorePage, StorePage } from './html-page.ts';
+import { KeptPages, keptPageKey } from './kept-pages.ts';
 import { acceptedEncoding, sendCompressed, VARY_ENCODING } from './precompressed.ts';
 
 /**
@@ -181,6 +182,8 @@ export function registerPageShell(
     render?: PageRenderer;
     /** More answers a screen renders with, beyond the catalog's (the content feature's texts). */
     screenQueries?: (pattern: ScreenPattern) => PageQueries;
+    /** Where the rendered pages are kept (a store of its own when absent). */
+    keptPages?: KeptPages<ShellPage>;
   },
 ): { sendPage: SendStorePage; keptPage: KeptPageLookup } {
   const { config, catalog, template } = deps;
@@ -202,8 +205,19 @@ export function registerPageShell(
   const clientConfigJson = scriptJson(clientConfig);
   const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };
 
-  /** What the shell needs to render a route: its status and head, and for a rendered screen its code and answers. */
-  type Found = { status: number; head: Head; modules?: readonly string[]; queries?: PageQueries; rendered: boolean };
+  /**
+   * What the shell needs to render a route: its status and head, and for a rendered screen its code
+   * and answers; for a known screen, its pattern and its canonical path (`canonicalScreenPath`).
+   */
+  type Found = {
+    status: number;
+    head: Head;
+    modules?: readonly string[];
+    queries?: PageQueries;
+    rendered: boolean;
+    pattern?: ScreenPattern;
+    path?: string;
+  };
 
   async function screenFor(routePath: string): Promise<Found> {
     const match = matchScreen(routePath);
@@ -212,7 +226,10 @@ export function registerPageShell(
     // is signed in, which the kept page does not).
     if (!match) return { status: 404, head: notFound, rendered: !CONSOLE_PATH.test(routePath) };
     const modules = RENDERED_SCREENS[match.pattern];
+    const path = canonicalScreenPath(match);
     const screen = {
+      pattern: match.pattern,
+      path,
       modules,
       rendered: modules !== undefined,
       queries: modules ? (deps.screenQueries?.(match.pattern) ?? []) : [],
@@ -267,7 +284,7 @@ export function registerPageShell(
           head: {
             title: docsTitle(title),
             description: `Documentation for ${title}: ${spot}`,
-            canonical: `${config.publicUrl}${routePath.replace(/\/$/, '')}`,
+            canonical: `${config.publicUrl}${path}`,
           },
           ...screen,
           queries: [...screen.queries, [PAGE_QUERY_KEYS.docs(entry.product.sef_id), JSON.parse(entry.docsJson)]],
@@ -302,7 +319,7 @@ export function registerPageShell(
    * The page around the per-request initial data: the head for the route, the screen rendered into
    * #root with the answers it was rendered with (`#page-queries`), and the preloads of its code.
    */
-  async function renderParts(url: string, found: Found) {
+  async function renderParts(url: string, found: Found): Promise<Parts> {
     const { status, head, modules, queries = [] } = found;
     const [shell, root] = await Promise.all([template(url, modules), renderScreen(url, found)]);
     const pageQueries = queries.length
@@ -326,28 +343,47 @@ export function registerPageShell(
     // encoding the whole page again each time (that encoding was a third of the page's cost).
     return { status, before: Buffer.from(before), after: Buffer.from(after), kept: false };
   }
-  /** A kept page is also compressed once, around the place of the per-request data. */
-  type Parts = Awaited<ReturnType<typeof renderParts>> & { gzip?: GzipSplice; anonymous?: KeptPage };
-  const keep = (parts: Parts) => {
+  type Parts = ShellPage;
+  const keep = (parts: Parts, shared: boolean) => {
     parts.kept = true;
+    parts.shared = shared;
     return parts;
   };
 
   /**
-   * Kept per route path and catalog snapshot: a known screen asked for without a query is the same
-   * page for every visitor. With a query (a screen may read it) or for an unknown path (anyone can
-   * invent infinitely many) the page is rendered for that request only.
+   * Kept per screen and catalog snapshot (kept-pages.ts): a screen that exists, asked for by its
+   * canonical path without a query, is the same page for every visitor. Another spelling of its path
+   * is sent to the canonical one; with a query (a screen may read it) or for an unknown path (anyone
+   * can invent infinitely many) the page is rendered for that request only.
    */
-  let cache = { snapshot: null as unknown, parts: new Map<string, Parts>() };
-  async function partsFor(url: string, routePath: string): Promise<Parts> {
-    if (!deps.cache) return renderParts(url, await screenFor(routePath));
-    const snapshot = await catalog.snapshot();
-    if (cache.snapshot !== snapshot || cache.parts.size > 1000) cache = { snapshot, parts: new Map() };
-    let parts = cache.parts.get(url);
-    if (!parts) {
-      parts = await renderParts(url, await screenFor(routePath));
-      if (parts.status === 200 && !url.includes('?')) cache.parts.set(url, keep(parts));
+  const kept = deps.keptPages ?? new KeptPages<Parts>();
+  /**
+   * Where a screen's page is kept: under its path, or once under its pattern for a screen the
+   * browser renders whose path names something (`/user-panel/item/:sefId`): its page is the same
+   * whatever the path names, and anyone can make up infinitely many such paths. A key of the latter
+   * kind starts with no `/`, so no request's URL finds it (`keptPageKey`).
+   */
+  const keptKeyOf = ({ pattern, path, rendered }: Found) =>
+    !rendered && pattern?.includes(':') ? `screen ${pattern}` : path;
+
+  /** The page of a route, or where its screen's canonical path is (another spelling of it was asked for). */
+  async function partsFor(url: string, routePath: string): Promise<Parts | { moved: string }> {
+    const snapshot = deps.cache ? await catalog.snapshot() : undefined;
+    const key = keptPageKey(url, config.basePath);
+    const hit = deps.cache ? kept.get(snapshot, key) : undefined;
+    if (hit) return hit;
+    const found = await screenFor(routePath);
+    if (found.status === 200 && found.path !== undefined && found.path !== routePath) {
+      const query = url.indexOf('?');
+      return { moved: `${config.basePath}${found.path}${query === -1 ? '' : url.slice(query)}` };
     }
+    if (!deps.cache) return renderParts(url, found);
+    const keptAs = key !== undefined && found.status === 200 ? keptKeyOf(found) : undefined;
+    // A page kept once for every path of its screen is under its pattern, which no URL finds.
+    const shared = keptAs !== undefined && keptAs !== key ? kept.get(snapshot, keptAs) : undefined;
+    if (shared) return shared;
+    const parts = await renderParts(url, found);
+    if (keptAs !== undefined) kept.set(snapshot, keptAs, keep(parts, keptAs !== key));
     return parts;
   }
 
@@ -356,7 +392,8 @@ export function registerPageShell(
   async function consolePartsFor(url: string) {
     const render = () => renderParts(url, { status: 200, head: consoleHead, rendered: false });
     if (!deps.cache) return render();
-    consoleParts ??= keep(await render());
+    // One page for every path of the console, sent to owners only.
+    consoleParts ??= keep(await render(), true);
     return consoleParts;
   }
 
@@ -408,8 +445,9 @@ export function registerPageShell(
     reply.status(parts.status).headers(PAGE_HEADERS);
     if (parts.kept && acceptedEncoding(request, ['gzip'])) {
       reply.header('content-encoding', 'gzip');
-      // Without a user, the page kept for the direct answers (compressed once around the token) fits.
-      if (!user) return reply.send(anonymousPage(parts, request.url).gzip.with(csrf));
+      // Without a user, the page kept for the direct answers (compressed once around the token) fits,
+      // unless other paths share the page: the path is in the initial data.
+      if (!user && !parts.shared) return reply.send(anonymousPage(parts, request.url).gzip.with(csrf));
       return reply.send(gzipOf(parts).with(initialData(request.url, csrf, user, owner)));
     }
     const middle = initialData(request.url, csrf, user, owner);
@@ -429,7 +467,7 @@ export function registerPageShell(
   function keptFromLoaded(url: string): Parts | undefined {
     if (!deps.cache) return undefined;
     const snapshot = catalog.loaded();
-    return snapshot && snapshot === cache.snapshot ? cache.parts.get(url) : undefined;
+    return snapshot && kept.get(snapshot, keptPageKey(url, config.basePath));
   }
   /** The same, for app.ts's direct answers (before Fastify's pipeline). */
   const keptPage: KeptPageLookup = (url) => {
@@ -449,11 +487,13 @@ export function registerPageShell(
     }
     const consolePath = CONSOLE_PATH.test(routePath);
     const [user, parts] = await Promise.all([request.user(), consolePath ? null : partsFor(request.url, routePath)]);
+    if (parts && 'moved' in parts) return reply.redirect(parts.moved, 301);
     const owner = await isOwner(user);
-    // The owner console exists for owners only: anyone else gets the ordinary 404.
+    // The owner console exists for owners only: anyone else gets the ordinary 404 (no screen: never moved).
     const ownerConsole = owner && consolePath;
     if (ownerConsole) reply.header('x-robots-tag', 'noindex');
     const found = parts ?? (ownerConsole ? await consolePartsFor(request.url) : await partsFor(request.url, routePath));
+    if ('moved' in found) return reply.redirect(found.moved, 301);
     return send(request, reply, found, user, owner);
   }
 
@@ -490,6 +530,22 @@ export function registerPageShell(
   };
   return { sendPage, keptPage };
 }
+
+/**
+ * A page of the shell around the place of its per-request data, as it is kept (`KeptPages`): once
+ * kept, it is also compressed once (`gzip`), and, when no other path shares it, once more around
+ * the place of an anonymous visitor's CSRF token (`anonymous`).
+ */
+export type ShellPage = {
+  status: number;
+  before: Buffer;
+  after: Buffer;
+  kept: boolean;
+  /** Kept once for every path of its screen: the initial data (which holds the path) is never kept with it. */
+  shared?: boolean;
+  gzip?: GzipSplice;
+  anonymous?: KeptPage;
+};
 
 /** What every page the shell sends says besides its body (and its encoding, when compressed). */
 export const PAGE_HEADERS = {
