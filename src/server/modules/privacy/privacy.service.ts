@@ -20,7 +20,7 @@ import {
   sweepOldMessageIps,
   sweepOldMessages,
 } from '../messages/messages.privacy.service.ts';
-import { hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts';
+import { forgetRedemptionMailboxes, hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts';
 
 /**
  * The rights the privacy policy promises, composed from each feature's own part: access and
@@ -82,6 +82,7 @@ export async function deleteAccount(
     await forgetLibraryUser(tx, userId);
     await forgetSender(tx, user.email);
     await forgetRecipient(tx, user.email);
+    await forgetRedemptionMailboxes(tx, userId);
     await eraseAccount(tx, userId);
     await enqueueMail(tx, accountDeletedMail(deps.config, user));
     return githubConnected;
