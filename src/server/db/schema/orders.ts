@@ -63,6 +63,12 @@ export const orders = pgTable(
     /** The discount code the order was priced with, and what it took off (cents). */
     discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
     discountCents: integer('discount_cents').notNull().default(0),
+    /**
+     * When the buyer last opened this checkout with its code: while recent, it holds a use of a
+     * limited code for them. Null when it holds none (no code, or the buyer's newer checkout
+     * superseded it).
+     */
+    codeHeldAt: timestamptz('code_held_at'),
     createdAt: createdAt(),
     paidAt: timestamptz('paid_at'),
   },
@@ -76,8 +82,10 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
     index('orders_user_created_idx').on(t.userId, t.createdAt),
     index('orders_paid_at_idx').on(t.paidAt).where(sql`${t.paidAt} IS NOT NULL`),
-    // A code's held and paid orders (its limit counts them at checkout).
-    index('orders_discount_code_idx').on(t.discountCodeId, t.status).where(sql`${t.discountCodeId} IS NOT NULL`),
+    // A code's holds (its limit counts the recent ones at checkout).
+    index('orders_code_hold_idx')
+      .on(t.discountCodeId, t.codeHeldAt)
+      .where(sql`${t.status} = 'pending' AND ${t.codeHeldAt} IS NOT NULL`),
   ],
 );
 
@@ -121,9 +129,17 @@ export const discountRedemptions = pgTable(
       .notNull()
       .references(() => discountCodes.id),
     userId: integer('user_id').notNull(),
+    /**
+     * The buyer's mailbox when they paid (`mailboxKey`), so "once per customer" also knows their
+     * other accounts at the same mailbox. Cleared when the account is erased.
+     */
+    mailbox: text('mailbox'),
     redeemedAt: timestamptz('redeemed_at').notNull().defaultNow(),
   },
-  (t) => [index('discount_redemptions_code_user_idx').on(t.codeId, t.userId)],
+  (t) => [
+    index('discount_redemptions_code_user_idx').on(t.codeId, t.userId),
+    index('discount_redemptions_code_mailbox_idx').on(t.codeId, t.mailbox),
+  ],
 );
 
 export const paymentEvents = pgTable(

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Client,
@@ -7,7 +8,11 @@ import {
   signedInClient,
 } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { readPaddleEvent } from '../../integrations/payments/events.ts';
 import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
+import { mailboxKey } from '../../lib/mailbox.ts';
+import { CODE_HOLD_MINUTES } from './discounts.service.ts';
+import { createPaymentEventQueue } from './fulfilment.service.ts';
 
 let t: TestApp;
 let owner: Client;
@@ -33,8 +38,27 @@ const codeNamed = async (code: string) =>
 
 const deliver = (event: object) => deliverWebhook(t.app, event, secret);
 
-async function buyer() {
-  return (await signedInClient(t.app, t.pool)).client;
+async function buyer(email?: string) {
+  return (await signedInClient(t.app, t.pool, email ? { email } : {})).client;
+}
+
+/** Moves a checkout back in time, as if it was opened (and last held its code) `minutes` earlier. */
+const age = (publicId: string, minutes: number) =>
+  t.pool.query(
+    `UPDATE orders SET created_at = created_at - make_interval(mins => $2),
+            code_held_at = code_held_at - make_interval(mins => $2) WHERE public_id = $1`,
+    [publicId, minutes],
+  );
+
+/** A completed payment of an order as the provider sends it, built from the order's own lines. */
+async function paymentOf(publicId: string) {
+  const { rows } = await t.pool.query(
+    `SELECT o.user_id, i.kit_id AS "kitId", i.paddle_price_id AS "paddlePriceId", i.price_cents AS "priceCents",
+            i.list_price_cents AS "listPriceCents"
+       FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.public_id = $1`,
+    [publicId],
+  );
+  return sandboxTransactionCompleted({ publicId, userId: rows[0].user_id, items: rows });
 }
 
 const orderRow = async (publicId: string) =>
@@ -216,22 +240,10 @@ describe('redemptions', () => {
       const res = await client.post('/api/cart', { products: [beta], discount_code: 'RACE3', checkout: true });
       expect(res.statusCode).toBe(200);
       orders.push(res.json().order_id);
-      // The hold runs out (an hour passes), so the next buyer may check out too.
-      await t.pool.query("UPDATE orders SET created_at = now() - interval '2 hours' WHERE public_id = $1", [
-        res.json().order_id,
-      ]);
+      // The hold runs out (two hours pass), so the next buyer may check out too.
+      await age(res.json().order_id, 120);
     }
-    const events = await Promise.all(
-      orders.map(async (publicId) => {
-        const { rows } = await t.pool.query(
-          `SELECT o.user_id, i.kit_id AS "kitId", i.paddle_price_id AS "paddlePriceId", i.price_cents AS "priceCents",
-                  i.list_price_cents AS "listPriceCents"
-             FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.public_id = $1`,
-          [publicId],
-        );
-        return sandboxTransactionCompleted({ publicId, userId: rows[0].user_id, items: rows });
-      }),
-    );
+    const events = await Promise.all(orders.map(paymentOf));
     const outcomes = (await Promise.all(events.map(deliver))).map((r) => r.json().outcome);
     expect(outcomes.filter((o) => o === 'fulfilled')).toHaveLength(3);
     expect(outcomes.filter((o) => o === 'flagged')).toHaveLength(4);
@@ -271,5 +283,194 @@ describe('redemptions', () => {
     const owned = await t.pool.query('SELECT 1 FROM entitlements WHERE user_id = $1 AND revoked_at IS NULL', [user.id]);
     expect(owned.rowCount).toBe(0);
     expect((await codeNamed('HALF')).redemptions).toBe(0);
+  });
+});
+
+describe('holds of limited codes', () => {
+  const checkOut = (client: Client, code: string, products = [alpha]) =>
+    client.post('/api/cart', { products, discount_code: code, checkout: true });
+
+  it('two accounts that never pay hold a limit-2 code for minutes, not an hour; then others get it', async () => {
+    // Long enough to pay, short enough that abandoned checkouts do not keep a code from everyone.
+    expect(CODE_HOLD_MINUTES).toBeGreaterThanOrEqual(10);
+    expect(CODE_HOLD_MINUTES).toBeLessThanOrEqual(30);
+    await createCode({ code: 'PAIR2', percent_off: 10, max_redemptions: 2 });
+    const [a1, a2, b] = await Promise.all([buyer(), buyer(), buyer()]);
+    const abandoned = [(await checkOut(a1, 'PAIR2')).json().order_id, (await checkOut(a2, 'PAIR2')).json().order_id];
+    for (const id of abandoned) await age(id, CODE_HOLD_MINUTES - 1);
+    const refused = await checkOut(b, 'PAIR2');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/PAIR2 has been used up/);
+    for (const id of abandoned) await age(id, 2);
+    const opened = await checkOut(b, 'PAIR2');
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json().total).toBe(44.1);
+  });
+
+  it("a limit-1 code held by A's abandoned checkout is B's after the hold; A paying late is flagged", async () => {
+    await createCode({ code: 'LAST1', percent_off: 10, max_redemptions: 1 });
+    const [a, b] = await Promise.all([buyer(), buyer()]);
+    const abandoned = (await checkOut(a, 'LAST1')).json().order_id;
+    expect((await checkOut(b, 'LAST1')).statusCode).toBe(409);
+    // Half an hour later (an hour was the hold once).
+    await age(abandoned, 31);
+    const opened = await checkOut(b, 'LAST1');
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect((await sandboxPay(b, opened.json().order_id)).statusCode).toBe(200);
+    expect(await orderRow(opened.json().order_id)).toMatchObject({ status: 'paid' });
+    // A's old checkout paid after all finds no use left: flagged for a refund, the code not used twice.
+    expect((await sandboxPay(a, abandoned)).statusCode).toBe(200);
+    expect(await orderRow(abandoned)).toMatchObject({ status: 'flagged' });
+    expect((await codeNamed('LAST1')).redemptions).toBe(1);
+  });
+
+  it("a buyer's newer checkout supersedes their older one, which no longer holds its code", async () => {
+    await createCode({ code: 'SOLO1', amount_off: 5, max_redemptions: 1 });
+    const [a, b] = await Promise.all([buyer(), buyer()]);
+    const first = (await checkOut(a, 'SOLO1')).json().order_id;
+    expect((await checkOut(b, 'SOLO1')).statusCode).toBe(409);
+    // A moves on to another cart, without the code: the first checkout is left behind.
+    const second = await a.post('/api/cart', { products: [beta], checkout: true });
+    expect(second.json().order_id).not.toBe(first);
+    const taken = await checkOut(b, 'SOLO1');
+    expect(taken.statusCode, taken.body).toBe(200);
+    // B's checkout holds it now, so A's cart with the code is refused.
+    const back = await checkOut(a, 'SOLO1');
+    expect(back.statusCode).toBe(409);
+    expect(back.json().message).toMatch(/SOLO1 has been used up/);
+  });
+
+  it('opening the same checkout again keeps its order and renews its hold', async () => {
+    await createCode({ code: 'RENEW1', percent_off: 10, max_redemptions: 1 });
+    const [a, b] = await Promise.all([buyer(), buyer()]);
+    const first = (await checkOut(a, 'RENEW1')).json().order_id;
+    await age(first, CODE_HOLD_MINUTES - 1);
+    expect((await checkOut(a, 'RENEW1')).json().order_id).toBe(first);
+    await age(first, 2);
+    expect((await checkOut(b, 'RENEW1')).statusCode).toBe(409);
+  });
+});
+
+describe('once per customer: one mailbox is one customer', () => {
+  const tryCode = (client: Client, code: string, checkout: boolean) =>
+    client.post('/api/cart', { products: [alpha], discount_code: code, checkout });
+
+  async function redeem(client: Client, code: string) {
+    const cart = (await tryCode(client, code, true)).json();
+    expect((await sandboxPay(client, cart.order_id)).statusCode).toBe(200);
+    expect(await orderRow(cart.order_id)).toMatchObject({ status: 'paid' });
+    return cart.order_id as string;
+  }
+
+  async function expectRefused(email: string, code: string) {
+    const client = await buyer(email);
+    for (const checkout of [false, true]) {
+      const res = await tryCode(client, code, checkout);
+      expect(res.statusCode, `${email} ${checkout ? 'checkout' : 'cart'}`).toBe(409);
+      expect(res.json().message).toMatch(new RegExp(`used the code ${code} already`));
+    }
+  }
+
+  it('refuses a Gmail mailbox again under dots, googlemail.com, a +tag or capitals', async () => {
+    await createCode({ code: 'WELCOME', percent_off: 20, once_per_customer: true });
+    await redeem(await buyer('janedoe@googlemail.com'), 'WELCOME');
+    for (const email of ['Jane.Doe+x@gmail.com', 'JANE.DOE@GoogleMail.com', 'j.a.n.e.d.o.e+shop@gmail.com'])
+      await expectRefused(email, 'WELCOME');
+    // Another mailbox is another customer.
+    expect((await tryCode(await buyer('jane.doe2@gmail.com'), 'WELCOME', true)).statusCode).toBe(200);
+  });
+
+  it('refuses plus-addressing and case at any domain, where dots still make another mailbox', async () => {
+    await createCode({ code: 'HELLO', amount_off: 5, once_per_customer: true });
+    await redeem(await buyer('Sam@Example.COM'), 'HELLO');
+    for (const email of ['sam+deals@example.com', 'SAM+1@EXAMPLE.com']) await expectRefused(email, 'HELLO');
+    for (const email of ['s.am@example.com', 'sam@example.org'])
+      expect((await tryCode(await buyer(email), 'HELLO', true)).statusCode, email).toBe(200);
+  });
+
+  it('two accounts at one mailbox that both checked out: only the first payment redeems, the other is flagged', async () => {
+    await createCode({ code: 'ONEBOX', percent_off: 30, once_per_customer: true });
+    const opened = async (emails: string[]) => {
+      const ids: string[] = [];
+      for (const email of emails) {
+        const res = await tryCode(await buyer(email), 'ONEBOX', true);
+        expect(res.statusCode, res.body).toBe(200);
+        ids.push(res.json().order_id);
+      }
+      return ids;
+    };
+    const outcome = async (publicId: string) => (await deliver(await paymentOf(publicId))).json().outcome;
+
+    const [kim, kimAgain] = await opened(['kim@example.net', 'Kim+second@example.net']);
+    expect(await outcome(kim!)).toBe('fulfilled');
+    expect(await outcome(kimAgain!)).toBe('flagged');
+    const { rows } = await t.pool.query('SELECT flagged_reason FROM orders WHERE public_id = $1', [kimAgain]);
+    expect(rows[0].flagged_reason).toMatch(/mailbox has used the discount code ONEBOX already/);
+
+    // Paid at the same moment, in one group of payments (one transaction): still one use.
+    const both = await opened(['lee.park@gmail.com', 'LeePark+2@googlemail.com']);
+    const queue = createPaymentEventQueue({ db: t.db, config: t.config, mailQueued: () => {} });
+    const events = await Promise.all(both.map(paymentOf));
+    const outcomes = await Promise.all(events.map((event) => queue.apply(readPaddleEvent(event), event)));
+    expect(outcomes).toEqual(['fulfilled', 'flagged']);
+    expect((await codeNamed('ONEBOX')).redemptions).toBe(2);
+  });
+
+  it('keeps the mailbox with each use, and forgets it when the account is erased', async () => {
+    await createCode({ code: 'BYE', percent_off: 10, once_per_customer: true });
+    const { client, user } = await signedInClient(t.app, t.pool, { email: 'Pat.Lee+shop@gmail.com' });
+    const orderId = await redeem(client, 'BYE');
+    const mailbox = async () =>
+      (
+        await t.pool.query(
+          'SELECT r.mailbox FROM discount_redemptions r JOIN orders o ON o.id = r.order_id WHERE o.public_id = $1',
+          [orderId],
+        )
+      ).rows;
+    expect(await mailbox()).toEqual([{ mailbox: 'patlee@gmail.com' }]);
+    const res = await client.post('/api/account/delete', { password: user.password, confirmation: 'DELETE' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await mailbox()).toEqual([{ mailbox: null }]);
+    expect((await codeNamed('BYE')).redemptions).toBe(1);
+  });
+
+  it("the migration's backfill keys earlier uses as mailboxKey does", async () => {
+    const dir = new URL('../../db/migrations/', import.meta.url);
+    const backfill = readdirSync(dir)
+      .filter((name) => name.endsWith('.sql'))
+      .flatMap((name) => readFileSync(new URL(name, dir), 'utf8').split('--> statement-breakpoint'))
+      .filter((statement) => statement.includes('UPDATE "discount_redemptions" r SET "mailbox"'));
+    expect(backfill).toHaveLength(1);
+    await createCode({ code: 'EARLIER', percent_off: 5 });
+    const emails = [
+      'Jane.Doe+x@GoogleMail.com',
+      'j.o.e@gmail.com',
+      'Plain@Example.com',
+      'Mixed.Case+Tag+More@Example.ORG',
+      'dots.stay@example.com',
+      '+lead@example.com',
+      'tail+@example.com',
+      '"a@b"+x@example.com',
+    ];
+    const { rows } = await t.pool.query(
+      `WITH u AS (
+         INSERT INTO users (name, email) SELECT 'Earlier buyer', e FROM unnest($1::text[]) e RETURNING id, email),
+       o AS (
+         INSERT INTO orders (public_id, user_id, status, total_cents, items_key)
+         SELECT 'ord_backfill_' || u.id, u.id, 'paid', 100, '1' FROM u RETURNING id, user_id),
+       r AS (
+         INSERT INTO discount_redemptions (order_id, code_id, user_id)
+         SELECT o.id, c.id, o.user_id FROM o, discount_codes c WHERE c.code = 'EARLIER' RETURNING user_id)
+       SELECT u.id, u.email FROM u JOIN r ON r.user_id = u.id`,
+      [emails],
+    );
+    expect(rows).toHaveLength(emails.length);
+    await t.pool.query(backfill[0]!);
+    const stored = await t.pool.query('SELECT user_id, mailbox FROM discount_redemptions WHERE user_id = ANY($1)', [
+      rows.map((r) => r.id),
+    ]);
+    expect(new Map(stored.rows.map((r) => [r.user_id, r.mailbox]))).toEqual(
+      new Map(rows.map((r) => [r.id, mailboxKey(r.email)])),
+    );
   });
 });

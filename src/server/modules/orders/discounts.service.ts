@@ -1,10 +1,12 @@
-import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { centsToDollars, parseDollarsToCents } from '../../../common/money.ts';
 import { DiscountCreateSchema, type OwnerDiscount } from '../../../common/schemas/discounts.ts';
 import type { Database } from '../../db/open.ts';
 import { discountCodes, discountRedemptions, orderItems, orders } from '../../db/schema/orders.ts';
 import { AppError } from '../../http/errors.ts';
+import { mailboxKey } from '../../lib/mailbox.ts';
+import { findEmail } from '../accounts/accounts.service.ts';
 import { allKits } from '../catalog/catalog.owner.service.ts';
 
 /** Discount codes: what the owner creates, pauses and reads, and what the cart checks a code against. */
@@ -14,10 +16,13 @@ type NewDiscount = z.output<typeof DiscountCreateSchema>;
 type Db = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 
 /**
- * How long a checkout holds a limited code for its buyer: while it holds, others cannot take the
- * last use. A payment arriving after the hold ran out still redeems the code if a use is left.
+ * How long a checkout holds a limited code for its buyer after they last opened it: while it holds,
+ * others cannot take the last use. Long enough to pay (card details, a bank's confirmation), short
+ * enough that abandoned checkouts do not keep a code from everyone. Only the buyer's latest checkout
+ * holds (a newer one supersedes it). A payment arriving after its hold ended still redeems the
+ * code if a use is left.
  */
-export const CODE_HOLD_MINUTES = 60;
+export const CODE_HOLD_MINUTES = 15;
 
 export const codeKey = (code: string) => code.trim().toLowerCase();
 
@@ -112,7 +117,7 @@ export function codeRefusal(code: DiscountCode, now: Date, held = 0): AppError |
   return null;
 }
 
-/** The code a buyer typed, usable now, or the 4xx that says why not (unknown, paused, expired, used up). */
+/** The code a buyer typed, usable now, or the 4xx that says why not (unknown, paused, expired, used up, used by them). */
 export async function usableCode(db: Db, text: string, userId: number | null): Promise<DiscountCode> {
   const code = await findDiscount(db, text);
   if (!code) throw new AppError('invalid_data', `There is no discount code ${text.trim().slice(0, 40)}.`);
@@ -123,19 +128,28 @@ export async function usableCode(db: Db, text: string, userId: number | null): P
   return code;
 }
 
+/** Whether this buyer redeemed the code, from this account or another at the same mailbox. */
 async function hasRedeemed(db: Db, codeId: number, userId: number) {
+  const email = await findEmail(db, userId);
+  const sameBuyer = eq(discountRedemptions.userId, userId);
   const rows = await db
     .select({ orderId: discountRedemptions.orderId })
     .from(discountRedemptions)
-    .where(and(eq(discountRedemptions.codeId, codeId), eq(discountRedemptions.userId, userId)))
+    .where(
+      and(
+        eq(discountRedemptions.codeId, codeId),
+        email === null ? sameBuyer : or(sameBuyer, eq(discountRedemptions.mailbox, mailboxKey(email))),
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }
 
 /**
  * At checkout, in the transaction that opens the order: locks the code's row (checkouts with one
- * code take turns) and refuses it when its paid uses plus other buyers' open checkouts reach the
- * limit. The order inserted after this in the same transaction is this buyer's hold.
+ * code take turns) and refuses it when its paid uses plus other buyers' holds (their latest
+ * checkouts with it, opened in the last CODE_HOLD_MINUTES) reach the limit. The order opened after
+ * this in the same transaction is this buyer's hold (`holdCheckoutCode`).
  */
 export async function holdCode(tx: Db, codeId: number, userId: number): Promise<DiscountCode> {
   const [code] = await tx.select().from(discountCodes).where(eq(discountCodes.id, codeId)).for('update');
@@ -144,12 +158,23 @@ export async function holdCode(tx: Db, codeId: number, userId: number): Promise<
   const { rows } = await tx.execute<{ held: number }>(sql`
     SELECT count(DISTINCT o.user_id)::int AS held FROM ${orders} o
      WHERE o.discount_code_id = ${codeId} AND o.status = 'pending' AND o.user_id <> ${userId}
-       AND o.created_at > now() - make_interval(mins => ${CODE_HOLD_MINUTES})`);
+       AND o.code_held_at > now() - make_interval(mins => ${CODE_HOLD_MINUTES})`);
   const refusal = codeRefusal(code, new Date(), code.maxRedemptions === null ? 0 : rows[0]!.held);
   if (refusal) throw refusal;
   if (code.oncePerCustomer && (await hasRedeemed(tx, code.id, userId)))
     throw new AppError('conflict', `You have used the code ${code.code} already.`);
   return code;
+}
+
+/**
+ * Makes the checkout just opened (or opened again) the buyer's only hold: it holds its code (if
+ * any) from now, and the buyer's other open checkouts, superseded by it, hold theirs no longer.
+ * They can still be paid; their payments redeem a code only if a use is left.
+ */
+export async function holdCheckoutCode(tx: Db, orderId: number, userId: number): Promise<void> {
+  await tx.execute(sql`
+    UPDATE ${orders} SET code_held_at = CASE WHEN id = ${orderId} AND discount_code_id IS NOT NULL THEN now() END
+     WHERE user_id = ${userId} AND status = 'pending' AND (id = ${orderId} OR code_held_at IS NOT NULL)`);
 }
 
 /** A code as a payment finds it, locked: uses left are counted down as the group's payments take them. */
@@ -161,16 +186,23 @@ export type LockedCode = {
   oncePerCustomer: boolean;
   /** Buyers (of those paying now) who redeemed it before. */
   redeemedBy: Set<number>;
+  /** Their mailboxes (`mailboxKey`) that redeemed it before, from any account. */
+  redeemedMailboxes: Set<string>;
 };
+
+/** Who pays an order, as "once per customer" knows them: the account and its mailbox (`mailboxKey`). */
+export type CodeBuyer = { userId: number; mailbox: string | null };
 
 /**
  * The codes of orders being paid, locked (in id order, after their orders) for the rest of the
  * payment's transaction: a use is counted only while its row is held, so no two payments take the
  * last one.
  */
-export async function lockCodesForPayment(tx: Db, codeIds: number[], userIds: number[]) {
+export async function lockCodesForPayment(tx: Db, codeIds: number[], buyers: CodeBuyer[]) {
   const codes = new Map<number, LockedCode>();
   if (codeIds.length === 0) return codes;
+  const userIds = [...new Set(buyers.map((b) => b.userId))];
+  const mailboxes = [...new Set(buyers.flatMap((b) => (b.mailbox === null ? [] : [b.mailbox])))];
   const { rows } = await tx.execute<{
     id: number;
     code: string;
@@ -178,10 +210,13 @@ export async function lockCodesForPayment(tx: Db, codeIds: number[], userIds: nu
     redemptions: number;
     once_per_customer: boolean;
     redeemed_by: number[] | null;
+    redeemed_mailboxes: string[] | null;
   }>(sql`
     SELECT c.id, c.code, c.max_redemptions, c.redemptions, c.once_per_customer,
            (SELECT array_agg(DISTINCT r.user_id) FROM ${discountRedemptions} r
-             WHERE r.code_id = c.id AND r.user_id = ANY(${sql.param(userIds)}::int[])) AS redeemed_by
+             WHERE r.code_id = c.id AND r.user_id = ANY(${sql.param(userIds)}::int[])) AS redeemed_by,
+           (SELECT array_agg(DISTINCT r.mailbox) FROM ${discountRedemptions} r
+             WHERE r.code_id = c.id AND r.mailbox = ANY(${sql.param(mailboxes)}::text[])) AS redeemed_mailboxes
       FROM ${discountCodes} c WHERE c.id = ANY(${sql.param(codeIds)}::int[]) ORDER BY c.id FOR UPDATE OF c`);
   for (const r of rows)
     codes.set(r.id, {
@@ -191,18 +226,22 @@ export async function lockCodesForPayment(tx: Db, codeIds: number[], userIds: nu
       redemptions: r.redemptions,
       oncePerCustomer: r.once_per_customer,
       redeemedBy: new Set(r.redeemed_by ?? []),
+      redeemedMailboxes: new Set(r.redeemed_mailboxes ?? []),
     });
   return codes;
 }
 
 /** Takes one use of a locked code for a buyer's paid order, or says why it cannot. */
-export function takeCodeUse(code: LockedCode, userId: number): string | null {
+export function takeCodeUse(code: LockedCode, buyer: CodeBuyer): string | null {
   if (code.maxRedemptions !== null && code.redemptions >= code.maxRedemptions)
     return `the discount code ${code.code} was used up before this payment arrived`;
-  if (code.oncePerCustomer && code.redeemedBy.has(userId))
+  if (code.oncePerCustomer && code.redeemedBy.has(buyer.userId))
     return `the buyer has used the discount code ${code.code} already`;
+  if (code.oncePerCustomer && buyer.mailbox !== null && code.redeemedMailboxes.has(buyer.mailbox))
+    return `the buyer's mailbox has used the discount code ${code.code} already (from another account)`;
   code.redemptions++;
-  code.redeemedBy.add(userId);
+  code.redeemedBy.add(buyer.userId);
+  if (buyer.mailbox !== null) code.redeemedMailboxes.add(buyer.mailbox);
   return null;
 }
 
@@ -210,14 +249,14 @@ export function takeCodeUse(code: LockedCode, userId: number): string | null {
  * Paid orders' uses of codes as two statements a caller runs as parts of one (fulfilment's single
  * write): a row for each order, and each code's count raised by its uses.
  */
-export function redeemCodesSql(uses: { orderId: number; codeId: number; userId: number }[]): SQL[] {
+export function redeemCodesSql(uses: (CodeBuyer & { orderId: number; codeId: number })[]): SQL[] {
   const perCode = new Map<number, number>();
   for (const use of uses) perCode.set(use.codeId, (perCode.get(use.codeId) ?? 0) + 1);
   const counts = [...perCode].map(([codeId, n]) => ({ codeId, n }));
   return [
-    sql`INSERT INTO ${discountRedemptions} (order_id, code_id, user_id)
-      SELECT v."orderId", v."codeId", v."userId"
-        FROM jsonb_to_recordset(${JSON.stringify(uses)}::jsonb) AS v("orderId" int, "codeId" int, "userId" int)`,
+    sql`INSERT INTO ${discountRedemptions} (order_id, code_id, user_id, mailbox)
+      SELECT v."orderId", v."codeId", v."userId", v.mailbox
+        FROM jsonb_to_recordset(${JSON.stringify(uses)}::jsonb) AS v("orderId" int, "codeId" int, "userId" int, mailbox text)`,
     sql`UPDATE ${discountCodes} SET redemptions = ${discountCodes}.redemptions + v.n
       FROM jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) AS v("codeId" int, n int)
      WHERE ${discountCodes}.id = v."codeId"`,

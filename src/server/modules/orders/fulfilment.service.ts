@@ -11,10 +11,12 @@ import {
   readPaddleEvent,
 } from '../../integrations/payments/events.ts';
 import { createBatchQueue } from '../../lib/batch-queue.ts';
+import { mailboxKey } from '../../lib/mailbox.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { connectedGithubSql, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantSql, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 import {
+  type CodeBuyer,
   type LockedCode,
   lockCodesForPayment,
   paidLinesOf,
@@ -154,6 +156,11 @@ type LockedOrder = {
   owned: number[];
 };
 
+const codeBuyer = (order: LockedOrder): CodeBuyer => ({
+  userId: order.user_id,
+  mailbox: mailboxKey(order.buyer.email),
+});
+
 /** What a group of completed payments changes, written in one statement. */
 type Effects = {
   paid: { orderId: number; transactionId: string }[];
@@ -162,7 +169,7 @@ type Effects = {
   lines: { id: number; lineId: string }[];
   grants: { userId: number; kitId: number; source: string }[];
   /** Paid orders' uses of discount codes. */
-  redemptions: { orderId: number; codeId: number; userId: number }[];
+  redemptions: (CodeBuyer & { orderId: number; codeId: number })[];
   mails: (ReturnType<typeof orderConfirmationMail> & { ref?: string })[];
   sales: { publicId: string; buyerEmail: string; items: { title: string }[]; totalCents: number }[];
   events: { eventId: string; result: Result }[];
@@ -196,7 +203,7 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     const codes = await lockCodesForPayment(
       tx,
       [...new Set(locked.flatMap((o) => (o.discount_code_id === null ? [] : [o.discount_code_id])))],
-      [...new Set(locked.map((o) => o.user_id))],
+      locked.map(codeBuyer),
     );
     const effects: Effects = {
       paid: [],
@@ -330,10 +337,10 @@ function decide(
     problems.push(`${event.paidCents} paid before tax instead of ${order.total_cents}`);
   // Last, so a use is taken only by a payment that matches its order.
   const code = order.discount_code_id === null ? undefined : codes.get(order.discount_code_id);
-  const codeRefused = problems.length === 0 && code ? takeCodeUse(code, order.user_id) : null;
+  const codeRefused = problems.length === 0 && code ? takeCodeUse(code, codeBuyer(order)) : null;
   if (codeRefused) problems.push(codeRefused);
   else if (problems.length === 0 && code)
-    effects.redemptions.push({ orderId: order.id, codeId: code.id, userId: order.user_id });
+    effects.redemptions.push({ orderId: order.id, codeId: code.id, ...codeBuyer(order) });
   if (problems.length > 0) {
     const detail = `Does not match order ${order.public_id}: ${problems.join('; ')}.`;
     order.status = 'flagged';

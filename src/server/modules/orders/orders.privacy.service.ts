@@ -4,7 +4,8 @@ import type { Reader } from '../../db/open.ts';
 
 /**
  * Orders' part of the privacy rights. An erased account's orders stay (accounting law keeps sales:
- * amounts, kits, dates); they point at the account's pseudonymous row, so nothing here changes.
+ * amounts, kits, dates); they point at the account's pseudonymous row. Only its discount codes'
+ * uses held its address (as a mailbox key), which erasure clears.
  */
 
 /** The user's orders with their lines, oldest first, amounts in dollars as the shop shows them. */
@@ -32,3 +33,10 @@ export async function ordersExport(db: Reader, userId: number) {
 
 /** True for a user with orders: such an account is a buyer of record and is never swept away. */
 export const hasOrdersSql = (userId: SQL): SQL => sql`EXISTS (SELECT 1 FROM orders o WHERE o.user_id = ${userId})`;
+
+/** The mailbox keys of an erased account's code uses go; the uses stay, counted, by its pseudonymous row. */
+export async function forgetRedemptionMailboxes(tx: Reader, userId: number): Promise<void> {
+  // Found through the buyer's orders (indexed by buyer), each use by its order.
+  await tx.execute(sql`UPDATE discount_redemptions SET mailbox = NULL
+    WHERE order_id IN (SELECT id FROM orders WHERE user_id = ${userId}) AND mailbox IS NOT NULL`);
+}

@@ -9,7 +9,7 @@ import { createTransaction, PaddleApiError } from '../../integrations/payments/p
 import { findEmail } from '../accounts/accounts.service.ts';
 import type { Catalog, CatalogSnapshot } from '../catalog/catalog.service.ts';
 import { ownedKitIds } from '../library/library.service.ts';
-import { type DiscountCode, holdCode, paidLinesOf, usableCode } from './discounts.service.ts';
+import { type DiscountCode, holdCheckoutCode, holdCode, paidLinesOf, usableCode } from './discounts.service.ts';
 import { spreadDiscount, upgradePriceCents } from './pricing.ts';
 
 type CartDeps = {
@@ -162,7 +162,8 @@ export async function priceCart(
  * Prices the cart as `priceCart` does and opens its pending order: one order for exactly the kits
  * still to pay for, created, or reused when the same kits at the same total with the same code are
  * pending already (a reload, a second tab). No order when everything is owned. A limited code is
- * held for the order (`holdCode`), so concurrent checkouts never take more uses than it has.
+ * held for the order (`holdCode`), so concurrent checkouts never take more uses than it has; the
+ * order opened is the buyer's one hold, superseding their other checkouts' (`holdCheckoutCode`).
  */
 export async function checkOutCart(
   deps: CartDeps,
@@ -202,7 +203,10 @@ export async function checkOutCart(
         ),
       )
       .limit(1);
-    if (pending && pending.totalCents === total) return pending;
+    if (pending && pending.totalCents === total) {
+      await holdCheckoutCode(tx, pending.id, user.id);
+      return pending;
+    }
     const publicId = `ord_${randomBytes(12).toString('hex')}`;
     const [order] = await tx
       .insert(orders)
@@ -219,6 +223,7 @@ export async function checkOutCart(
         paddlePriceId: l.kit.paddlePriceId,
       })),
     );
+    await holdCheckoutCode(tx, order!.id, user.id);
     return { id: order!.id, publicId, transactionId: null as string | null };
   });
   const upgraded = toPay.some((l) => l.baseCents !== l.kit.priceCents);

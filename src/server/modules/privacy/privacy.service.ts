@@ -23,7 +23,7 @@ import {
   sweepOldMessageIps,
   sweepOldMessages,
 } from '../messages/messages.privacy.service.ts';
-import { hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts';
+import { forgetRedemptionMailboxes, hasOrdersSql, ordersExport } from '../orders/orders.privacy.service.ts';
 import { isOwnerEmail } from '../owner/owner.service.ts';
 
 /**
@@ -86,6 +86,7 @@ export async function deleteAccount(
     await forgetLibraryUser(tx, userId);
     await forgetSender(tx, user.email);
     await forgetRecipient(tx, user.email);
+    await forgetRedemptionMailboxes(tx, userId);
     await eraseAccount(tx, userId);
     await enqueueMail(tx, accountDeletedMail(deps.config, user));
     return githubConnected;
