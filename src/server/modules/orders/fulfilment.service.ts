@@ -483,14 +483,21 @@ async function kitsNoLongerPaidFor(
  * buyer paid for or was granted keeps them.
  */
 async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
-  const [order] = await tx.select().from(orders).where(eq(orders.transactionId, event.transactionId)).for('update');
-  if (!order)
+  const [buyer] = await tx
+    .select({ userId: orders.userId })
+    .from(orders)
+    .where(eq(orders.transactionId, event.transactionId));
+  if (!buyer)
     return {
       outcome: 'waiting',
       detail: 'The payment this refers to has not arrived yet.',
       transactionId: event.transactionId,
     };
-  await lockBuyerRefunds(tx, order.userId);
+  // The buyer's turn first, then the order: a refund may lock the buyer's other orders (upgrades it
+  // ends), so two refunds of one buyer never hold each other's orders.
+  await lockBuyerRefunds(tx, buyer.userId);
+  const [order] = await tx.select().from(orders).where(eq(orders.transactionId, event.transactionId)).for('update');
+  if (!order) throw new Error(`The order of transaction ${event.transactionId} went away.`);
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id));
   const asked = new Map<number, number | 'full'>();
   for (const item of items) {

@@ -61,6 +61,15 @@ export async function lapseUncoveredUpgrades(
   userId: number,
   changedItemIds: number[],
 ): Promise<{ titles: string[]; kitIds: number[] }> {
+  if (changedItemIds.length === 0) return { titles: [], kitIds: [] };
+  // The orders holding the buyer's upgrades, locked (in id order) before they are read: a payment of
+  // a pending one either commits first (its upgrade is then seen paid, and lapses) or finds it lapsed.
+  await tx.execute(sql`
+    SELECT o.id FROM orders o
+     WHERE o.user_id = ${userId} AND o.status IN ('pending', 'paid', 'partially_refunded')
+       AND EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND i.credit_cents > 0
+                     AND i.refunded_at IS NULL AND i.lapsed_at IS NULL)
+     ORDER BY o.id FOR UPDATE OF o`);
   const uncovered = (await upgradesCrediting(tx, userId, changedItemIds)).filter(
     (u) => u.covered_cents < u.credit_cents,
   );
