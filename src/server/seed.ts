@@ -210,10 +210,18 @@ export async function seedDemoSales(pool: pg.Pool, options: SeedOptions): Promis
     );
     await step(
       'order lines',
-      `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id, transaction_item_id, refunded_at)
+      `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id, transaction_item_id, refunded_at, refunded_cents)
        SELECT ord.id, l.kit_id, l.title, l.price_cents, l.price_cents, l.paddle_price_id,
-              CASE WHEN o.status <> 'pending' THEN 'txnitm_' || substr(md5(o.h || l.i), 1, 26) END, l.refunded_at
+              CASE WHEN o.status <> 'pending' THEN 'txnitm_' || substr(md5(o.h || l.i), 1, 26) END, l.refunded_at,
+              CASE WHEN l.refunded_at IS NOT NULL THEN l.price_cents ELSE 0 END
          FROM seed_lines l JOIN seed_orders o ON o.j = l.j JOIN orders ord ON ord.public_id = 'ord_' || substr(o.h, 1, 24)`,
+    );
+    await step(
+      'refunds',
+      `INSERT INTO order_refunds (adjustment_id, item_id, cents, created_at)
+       SELECT 'adj_' || substr(md5(o.transaction_id || 'refund'), 1, 26), i.id, i.price_cents, i.refunded_at
+         FROM orders o JOIN order_items i ON i.order_id = o.id
+        WHERE o.public_id = ANY(SELECT 'ord_' || substr(h, 1, 24) FROM seed_orders) AND i.refunded_at IS NOT NULL`,
     );
     await step(
       'payment events',

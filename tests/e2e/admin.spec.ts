@@ -150,6 +150,49 @@ test.describe('the owner console', () => {
     await snap('admin-activity');
   });
 
+  test('refunding a purchase a bundle upgrade counted warns that the upgrade ends, and ends it', async ({
+    page,
+    db,
+    browser,
+    request,
+    snap,
+  }) => {
+    test.setTimeout(90_000);
+    const { kits } = await loadCatalog(request);
+    const bundle = kits.find((k) => k.sef_id === 'full-stack-bundle')!;
+    const kit = kits.find((k) => k.sef_id === 'react-vite-admin')!;
+    const { buyer, page: buyerPage, context } = await paidBuyer(browser, db, [kit], page.viewportSize()!);
+    await payAtSandboxCheckout(buyerPage, [bundle.id]);
+    const { rows } = await db.query(
+      `SELECT o.public_id, i.kit_id FROM orders o JOIN order_items i ON i.order_id = o.id
+         JOIN users u ON u.id = o.user_id WHERE u.email = $1 AND o.status = 'paid'`,
+      [buyer.email],
+    );
+    const kitOrder = rows.find((r) => r.kit_id === kit.id)!.public_id as string;
+    const upgradeOrder = rows.find((r) => r.kit_id === bundle.id)!.public_id as string;
+    const owner = await ownerAccount(db);
+
+    await signInThroughForm(page, owner);
+    await page.goto(`/admin/orders/${kitOrder}`);
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /Refund order/ });
+    const warning = dialog.getByRole('status');
+    await expect(warning).toContainText(`This also ends ${bundle.title}`);
+    await expect(warning.getByRole('link', { name: upgradeOrder })).toBeVisible();
+    await expect(warning).toContainText('refund that order too');
+    await dialog.getByLabel('Reason').fill('Bought by mistake');
+    await snap('admin-refund-dialog-upgrade');
+    await dialog.getByRole('button', { name: `Refund $${kit.price.toFixed(2)}` }).click();
+    await expect(dialog).toBeHidden();
+
+    await page.goto(`/admin/orders/${upgradeOrder}`);
+    const lines = page.getByRole('region', { name: 'Lines' });
+    await expect(lines.getByRole('row').filter({ hasText: bundle.title })).toContainText('Upgrade ended');
+    await snap('admin-order-upgrade-ended');
+    expect((await purchasedTitles(buyerPage)).join('\n')).not.toContain(bundle.title);
+    await context.close();
+  });
+
   test('Grant Kit and Revoke change what the customer can download at once', async ({
     page,
     db,

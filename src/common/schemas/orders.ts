@@ -63,10 +63,13 @@ export const SandboxPaySchema = z.object({
 /** `GET /api/orders/{order_id}`: one of the buyer's own orders. */
 export const OrderParamsSchema = z.object({ order_id: z.string().min(1).max(64) });
 
-/** The order's status and its kits as sold (id and title copied at checkout). */
+/**
+ * The order's status and its kits as sold (id and title copied at checkout), each with what refunds
+ * gave back of it (US dollars before tax; a partial refund keeps the kit).
+ */
 export const OrderResponseSchema = z.object({
   order_id: z.string(),
   status: z.enum(['pending', 'paid', 'partially_refunded', 'refunded', 'flagged']),
-  items: z.array(z.object({ id: z.number().int(), title: z.string() })),
+  items: z.array(z.object({ id: z.number().int(), title: z.string(), refunded: z.number().optional() })),
 });
 export type OrderResponse = z.output<typeof OrderResponseSchema>;

@@ -52,7 +52,17 @@ export const GrantSchema = z.object({
 export const KitVisibilitySchema = z.object({ active: z.boolean() });
 export const ReplySchema = z.object({ body: z.string().trim().min(1, 'write a reply').max(10_000) });
 
-export type OrderLine = { kit_id: number; title: string; price: number; refunded: boolean };
+export type OrderLine = {
+  kit_id: number;
+  title: string;
+  price: number;
+  /** Refunded in full: the buyer lost its kits. */
+  refunded: boolean;
+  /** What refunds gave back of the line (before tax); less than `price` for a partial refund, which keeps the kits. */
+  refunded_amount: number;
+  /** An upgrade that ended: a purchase its upgrade price counted was refunded. */
+  lapsed: boolean;
+};
 export type OwnerOrder = {
   id: string;
   status: (typeof ORDER_STATUSES)[number];
@@ -68,6 +78,11 @@ export type OwnerOrderDetail = OwnerOrder & {
   discount?: { code: string; amount: number } | null;
   events: { at: string; type: string; outcome: string; detail: string | null }[];
   mails: { at: string; subject: string; status: 'sent' | 'queued' | 'retrying' }[];
+  /**
+   * Later upgrades (bundles bought at an upgrade price) that counted lines of this order (`kit_ids`):
+   * a refund that leaves less than `credit` paid of what they counted (`covered` now) ends them.
+   */
+  upgrades: { order_id: string; title: string; price: number; credit: number; covered: number; kit_ids: number[] }[];
   /** Set by a refund asked of Paddle: access goes when Paddle's approved adjustment arrives. */
   refund_requested?: true;
 };

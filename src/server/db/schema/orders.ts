@@ -107,7 +107,19 @@ export const orderItems = pgTable(
     paddlePriceId: text('paddle_price_id').notNull(),
     /** The provider's line id (`txnitm_...`), which refunds refer to. */
     transactionItemId: text('transaction_item_id'),
+    /** When the line was refunded in full (its kits go); a partial refund leaves it null. */
     refundedAt: timestamptz('refunded_at'),
+    /** What approved refunds gave back of `price_cents` (before tax), summed over `order_refunds`. */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** What an upgrade price took off the kit's price: the credit of the lines in `credited_items`. */
+    creditCents: integer('credit_cents').notNull().default(0),
+    /** The buyer's earlier lines (ids) whose payment counted towards this line's upgrade price. */
+    creditedItems: jsonb('credited_items').$type<number[]>().notNull().default([]),
+    /**
+     * When the line stopped granting its kits without being refunded: an upgrade whose credited
+     * lines were refunded below the credit it took.
+     */
+    lapsedAt: timestamptz('lapsed_at'),
   },
   (t) => [
     index('order_items_order_id_idx').on(t.orderId),
@@ -117,7 +129,23 @@ export const orderItems = pgTable(
   ],
 );
 
-/** Every payment event received, once (its id is the key), with what it did. */
+/**
+ * Each approved refund or chargeback of a line, once per provider adjustment (`adj_...`): what it
+ * gave back before tax. A repeated or updated adjustment finds its row and adds nothing.
+ */
+export const orderRefunds = pgTable(
+  'order_refunds',
+  {
+    adjustmentId: text('adjustment_id').notNull(),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => orderItems.id, { onDelete: 'cascade' }),
+    cents: integer('cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.adjustmentId] }), index('order_refunds_created_idx').on(t.createdAt)],
+);
+
 /** A paid order's use of a code: one per order; removed when the order is refunded in full. */
 export const discountRedemptions = pgTable(
   'discount_redemptions',
@@ -142,6 +170,7 @@ export const discountRedemptions = pgTable(
   ],
 );
 
+/** Every payment event received, once (its id is the key), with what it did. */
 export const paymentEvents = pgTable(
   'payment_events',
   {

@@ -21,12 +21,27 @@ const TransactionData = z.object({
     .optional(),
 });
 
+const Cents = z.string().regex(/^\d{1,12}$/);
+
 const AdjustmentData = z.object({
   id: z.string().min(1),
   action: z.string(),
   status: z.string(),
   transaction_id: z.string().min(1),
-  items: z.array(z.object({ item_id: z.string(), type: z.string() })).default([]),
+  /** `full`: the transaction's grand total, whatever its items say. */
+  type: z.string().optional(),
+  items: z
+    .array(
+      z.object({
+        item_id: z.string(),
+        type: z.string(),
+        /** What a `partial` item gives back, tax included. */
+        amount: Cents.nullish(),
+        /** Paddle's split of it: `subtotal` is the part before tax. */
+        totals: z.object({ subtotal: Cents }).nullish(),
+      }),
+    )
+    .default([]),
 });
 
 const Envelope = z.object({
@@ -52,12 +67,27 @@ export type PaymentReversed = {
   adjustmentId: string;
   reason: 'refund' | 'chargeback';
   transactionId: string;
-  transactionItemIds: string[];
+  /** Every line of the transaction, in full (no items named, or an adjustment of type `full`). */
+  whole: boolean;
+  /**
+   * The lines named, by the provider's line id: `full`, or what was given back before tax, in cents
+   * (0 for a refund of tax alone).
+   */
+  items: { itemId: string; cents: number | 'full' }[];
 };
 export type ShopPaymentEvent = PaymentCompleted | PaymentReversed | { kind: 'other' };
 export type ReceivedEvent = { eventId: string; eventType: string; event: ShopPaymentEvent };
 
 export class EventFormatError extends Error {}
+
+/** What an adjustment item gives back before tax, as the order's prices are kept; `full` for the whole line. */
+function itemCents(item: z.output<typeof AdjustmentData>['items'][number]): number | 'full' {
+  if (item.type === 'full') return 'full';
+  if (item.type === 'tax') return 0;
+  const cents = item.totals?.subtotal ?? item.amount;
+  if (cents == null) throw new EventFormatError('A partial adjustment item carries no amount.');
+  return Number(cents);
+}
 
 export function readPaddleEvent(payload: unknown): ReceivedEvent {
   const envelope = Envelope.safeParse(payload);
@@ -105,7 +135,8 @@ export function readPaddleEvent(payload: unknown): ReceivedEvent {
           adjustmentId: a.id,
           reason: a.action,
           transactionId: a.transaction_id,
-          transactionItemIds: a.items.map((i) => i.item_id),
+          whole: a.type === 'full' || a.items.length === 0,
+          items: a.items.map((i) => ({ itemId: i.item_id, cents: itemCents(i) })),
         },
       };
     }

@@ -62,6 +62,10 @@ describe("the shop's texts (content/legal)", () => {
     const refund = pages.get('refund-policy')!.html;
     for (const fact of ['within 14 days', 'within 7 days', '5–10 business days', 'change of mind', 'purchased twice'])
       expect(refund).toContain(fact);
+    // What a partial refund keeps, and what a refund of a purchase a bundle upgrade counted ends.
+    expect(refund).toContain('keeps the kit and its licence');
+    expect(refund).toContain('<h2 id="bundle-upgrades">Bundles bought at an upgrade price</h2>');
+    expect(refund).toContain('the upgrade ends with it');
     expect(pages.get('privacy-policy')!.html).toContain('<section><h2 id="retention">How long we keep data</h2>');
     expect(pages.get('licence')!.html).toContain('<section><h2 id="parties">1. Parties and definitions</h2>');
     // The lead comes first, then one section per heading.

@@ -10,7 +10,7 @@ import {
   signedInClient,
 } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
-import { sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
+import { sandboxRefundApproved, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
 
 let t: TestApp;
 let dir: string;
@@ -21,7 +21,7 @@ const secret = sandboxWebhookSecret('test-secret-test-secret-test-secret');
 
 beforeAll(async () => {
   dir = bundleCatalog();
-  t = await createTestApp({ PUBLIC_URL: 'http://shop.test' }, { catalogDir: dir });
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test', OWNER_EMAILS: 'boss@shop.test' }, { catalogDir: dir });
   const { rows } = await t.pool.query('SELECT id, sef_id FROM kits');
   const id = (sef: string) => rows.find((r) => r.sef_id === sef).id as number;
   [alpha, beta, bundle] = [id('alpha-kit'), id('beta-kit'), id('duo-bundle')];
@@ -113,5 +113,115 @@ describe('upgrade pricing', () => {
     expect(cart.items[0]).toMatchObject({ price: 59, upgrade: null });
     const anon = (await (await createClient(t.app)).post('/api/cart', { products: [bundle] })).json();
     expect(anon.items[0]).toMatchObject({ price: 59, upgrade: null });
+  });
+});
+
+/** The order's lines as the provider names them, with its transaction. */
+async function linesOf(orderId: string) {
+  const { rows } = await t.pool.query(
+    `SELECT o.transaction_id, i.kit_id, i.transaction_item_id, i.lapsed_at IS NOT NULL AS lapsed, o.status
+       FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.public_id = $1 ORDER BY i.id`,
+    [orderId],
+  );
+  return rows as {
+    transaction_id: string;
+    kit_id: number;
+    transaction_item_id: string;
+    lapsed: boolean;
+    status: string;
+  }[];
+}
+
+/** An approved refund from the provider of one kit's line of an order: in full, or `cents` of it. */
+async function refundLine(orderId: string, kitId: number, cents?: number) {
+  const line = (await linesOf(orderId)).find((l) => l.kit_id === kitId)!;
+  const event = sandboxRefundApproved({
+    transactionId: line.transaction_id,
+    customerId: 'ctm_test',
+    reason: 'test',
+    lines: [{ itemId: line.transaction_item_id, amountCents: cents ?? 0, partial: cents !== undefined }],
+  });
+  const res = await deliverWebhook(t.app, event, secret);
+  expect(res.json().outcome).toBe('refunded');
+}
+
+describe('a refund of a purchase an upgrade price counted', () => {
+  const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+
+  it('ends the upgrade too: the buyer keeps nothing the refunded money paid for (owner refund)', async () => {
+    const { client: owner } = await signedInClient(t.app, t.pool, { email: 'boss@shop.test' });
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const betaOrder = await buy(client, [beta]);
+    const upgrade = await buy(client, [bundle]);
+    expect(upgrade.total).toBe(39.5);
+    expect(await owned(user.id)).toEqual(sorted([alpha, beta, bundle]));
+
+    // The owner's order page names the upgrade the refund would end.
+    const detail = (await owner.get(`/api/admin/orders/${betaOrder.order_id}`)).json();
+    expect(detail.upgrades).toEqual([
+      { order_id: upgrade.order_id, title: 'Duo Bundle', price: 39.5, credit: 19.5, covered: 19.5, kit_ids: [beta] },
+    ]);
+    const res = await owner.post(`/api/admin/orders/${betaOrder.order_id}/refund`, { reason: 'Asked for it' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'refunded', upgrades: [] });
+    expect(await owned(user.id)).toEqual([]);
+    // The upgrade's own payment stands until that order is refunded too.
+    const upgraded = (await owner.get(`/api/admin/orders/${upgrade.order_id}`)).json();
+    expect(upgraded).toMatchObject({ status: 'paid', lines: [{ title: 'Duo Bundle', refunded: false, lapsed: true }] });
+    const activity = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
+    expect(activity.detail).toContain(`ends the upgrade Duo Bundle (order ${upgrade.order_id})`);
+    // Nothing counts towards the bundle any more: it costs its full price again.
+    const again = (await client.post('/api/cart', { products: [bundle] })).json();
+    expect(again.items[0]).toMatchObject({ price: 59, upgrade: null });
+    // Refunding the upgrade's order afterwards gives that money back too.
+    const rest = await owner.post(`/api/admin/orders/${upgrade.order_id}/refund`, { reason: 'Asked for it' });
+    expect(rest.json().status).toBe('refunded');
+  });
+
+  it('keeps the upgrade while what stays paid of the counted purchases covers its credit (provider refunds)', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const kits = await buy(client, [alpha, beta]); // 68.50 paid
+    const upgrade = await buy(client, [bundle]); // at its floor, 15.00: a credit of 44.00
+    expect(upgrade.total).toBe(15);
+    const all = sorted([alpha, beta, bundle]);
+
+    // Beta refunded in full: 49.00 of Alpha still covers the 44.00; the bundle keeps Beta too.
+    await refundLine(kits.order_id, beta);
+    expect(await owned(user.id)).toEqual(all);
+    expect((await linesOf(upgrade.order_id))[0]!.lapsed).toBe(false);
+    // 5.00 of Alpha back: 44.00 still covered. One cent more: the upgrade ends, Alpha (partly refunded) stays.
+    await refundLine(kits.order_id, alpha, 500);
+    expect(await owned(user.id)).toEqual(all);
+    await refundLine(kits.order_id, alpha, 1);
+    expect((await linesOf(upgrade.order_id))[0]).toMatchObject({ lapsed: true, status: 'paid' });
+    expect(await owned(user.id)).toEqual([alpha]);
+  });
+
+  it('keeps what the upgrade gave when its own order was refunded first', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const betaOrder = await buy(client, [beta]);
+    const upgrade = await buy(client, [bundle]);
+    await refundLine(upgrade.order_id, bundle);
+    expect(await owned(user.id)).toEqual([beta]);
+    await refundLine(betaOrder.order_id, beta);
+    expect(await owned(user.id)).toEqual([]);
+    expect((await linesOf(upgrade.order_id))[0]!.lapsed).toBe(false);
+  });
+
+  it('grants nothing for an upgrade paid after the purchase it counted was refunded', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const betaOrder = await buy(client, [beta]);
+    const upgrade = (await client.post('/api/cart', { products: [bundle], checkout: true })).json();
+    expect(upgrade.total).toBe(39.5);
+    await refundLine(betaOrder.order_id, beta);
+    expect((await sandboxPay(client, upgrade.order_id)).statusCode).toBe(200);
+    expect(await owned(user.id)).toEqual([]);
+    const { rows } = await t.pool.query('SELECT status, flagged_reason FROM orders WHERE public_id = $1', [
+      upgrade.order_id,
+    ]);
+    expect(rows[0]).toEqual({
+      status: 'flagged',
+      flagged_reason: expect.stringContaining('the upgrade price of Duo Bundle counted a purchase refunded since'),
+    });
   });
 });

@@ -270,12 +270,16 @@ export async function releaseCodeUse(tx: Db, orderId: number): Promise<void> {
     UPDATE ${discountCodes} c SET redemptions = c.redemptions - 1 FROM released WHERE c.id = released.code_id`);
 }
 
-/** The buyer's paid lines not refunded (of orders paid in full or in part): what they paid for and still own. */
+/**
+ * The buyer's paid lines not refunded in full nor lapsed (of orders paid in full or in part): what
+ * they paid for and still own.
+ */
 export const paidLinesOf = (userId: number) =>
   and(
     eq(orders.userId, userId),
     inArray(orders.status, ['paid', 'partially_refunded']),
     isNull(orderItems.refundedAt),
+    isNull(orderItems.lapsedAt),
   )!;
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database, Reader } from '../../db/open.ts';
-import { orderItems, orders, paymentEvents } from '../../db/schema/orders.ts';
+import { orderItems, orderRefunds, orders, paymentEvents } from '../../db/schema/orders.ts';
 import { enqueueMailSql } from '../../integrations/mail/outbox.ts';
 import { orderConfirmationMail, ownerSaleMail } from '../../integrations/mail/templates.ts';
 import {
@@ -24,6 +24,9 @@ import {
   releaseCodeUse,
   takeCodeUse,
 } from './discounts.service.ts';
+import { lapseUncoveredUpgrades } from './refunds.service.ts';
+
+const usd = (cents: number) => `USD ${(cents / 100).toFixed(2)}`;
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Outcome = 'duplicate' | 'fulfilled' | 'refunded' | 'flagged' | 'waiting' | 'ignored';
@@ -150,6 +153,8 @@ type LockedOrder = {
         listPriceCents: number;
         includes: number[];
         paddlePriceId: string;
+        /** An upgrade whose credited lines were refunded before this payment. */
+        lapsed: boolean;
       }[]
     | null;
   /** The order's kits the buyer owns already (another order paid for them meanwhile). */
@@ -269,7 +274,7 @@ async function storeAndLock(tx: Tx, unique: Incoming[], saleRecipients: SQL | un
              ${contactSql(sql`o.user_id`)} AS buyer,
              (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
                      'priceCents', i.price_cents, 'listPriceCents', i.list_price_cents, 'includes', i.includes,
-                     'paddlePriceId', i.paddle_price_id) ORDER BY i.id)
+                     'paddlePriceId', i.paddle_price_id, 'lapsed', i.lapsed_at IS NOT NULL) ORDER BY i.id)
                 FROM order_items i WHERE i.order_id = o.id) AS items,
              ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned
         FROM orders o
@@ -335,6 +340,8 @@ function decide(
   }
   if (event.paidCents !== order.total_cents)
     problems.push(`${event.paidCents} paid before tax instead of ${order.total_cents}`);
+  for (const item of items)
+    if (item.lapsed) problems.push(`the upgrade price of ${item.title} counted a purchase refunded since`);
   // Last, so a use is taken only by a payment that matches its order.
   const code = order.discount_code_id === null ? undefined : codes.get(order.discount_code_id);
   const codeRefused = problems.length === 0 && code ? takeCodeUse(code, codeBuyer(order)) : null;
@@ -475,44 +482,95 @@ async function kitsNoLongerPaidFor(
   return kitIds.filter((id) => !paidFor.has(id));
 }
 
+/**
+ * An approved refund or chargeback: each line named gives back its amount (before tax), recorded
+ * once per adjustment, so a repeated or updated adjustment adds nothing. A line given back in full
+ * loses its kits, a partial refund keeps them; upgrades that counted the lines lapse when what stays
+ * paid no longer covers their credit (`lapseUncoveredUpgrades`). Kits go only when nothing else the
+ * buyer paid for or was granted keeps them.
+ */
 async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
-  const [order] = await tx.select().from(orders).where(eq(orders.transactionId, event.transactionId)).for('update');
-  if (!order)
+  const [buyer] = await tx
+    .select({ userId: orders.userId })
+    .from(orders)
+    .where(eq(orders.transactionId, event.transactionId));
+  if (!buyer)
     return {
       outcome: 'waiting',
       detail: 'The payment this refers to has not arrived yet.',
       transactionId: event.transactionId,
     };
+  // The buyer's turn first, then the order: a refund may lock the buyer's other orders (upgrades it
+  // ends), so two refunds of one buyer never hold each other's orders.
+  await lockBuyerRefunds(tx, buyer.userId);
+  const [order] = await tx.select().from(orders).where(eq(orders.transactionId, event.transactionId)).for('update');
+  if (!order) throw new Error(`The order of transaction ${event.transactionId} went away.`);
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id));
-  const affected =
-    event.transactionItemIds.length === 0
-      ? items
-      : items.filter((i) => i.transactionItemId && event.transactionItemIds.includes(i.transactionItemId));
-  const fresh = affected.filter((i) => !i.refundedAt);
-  if (fresh.length > 0) {
-    await tx
+  const asked = new Map<number, number | 'full'>();
+  for (const item of items) {
+    const named = event.items.find((i) => i.itemId === item.transactionItemId);
+    if (event.whole) asked.set(item.id, 'full');
+    else if (named && item.transactionItemId) asked.set(item.id, named.cents);
+  }
+  const wanted = items.flatMap((item) => {
+    const cents = asked.get(item.id);
+    if (cents === undefined || item.refundedAt) return [];
+    const open = item.priceCents - item.refundedCents;
+    return [{ itemId: item.id, cents: cents === 'full' ? open : Math.min(cents, open) }];
+  });
+  const recorded =
+    wanted.length === 0
+      ? []
+      : await tx
+          .insert(orderRefunds)
+          .values(wanted.map((w) => ({ adjustmentId: event.adjustmentId, ...w })))
+          .onConflictDoNothing()
+          .returning({ itemId: orderRefunds.itemId, cents: orderRefunds.cents });
+  const changed: typeof items = [];
+  for (const { itemId, cents } of recorded) {
+    const item = items.find((i) => i.id === itemId)!;
+    const full = asked.get(itemId) === 'full' || item.refundedCents + cents >= item.priceCents;
+    const [updated] = await tx
       .update(orderItems)
-      .set({ refundedAt: sql`now()` })
-      .where(
-        inArray(
-          orderItems.id,
-          fresh.map((i) => i.id),
-        ),
-      );
-    await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, fresh));
+      .set({
+        refundedCents: full ? item.priceCents : item.refundedCents + cents,
+        ...(full ? { refundedAt: sql`now()` } : {}),
+      })
+      .where(eq(orderItems.id, itemId))
+      .returning();
+    items[items.indexOf(item)] = updated!;
+    changed.push(updated!);
+  }
+  const refundedInFull = changed.filter((i) => i.refundedAt);
+  const lapsed = await lapseUncoveredUpgrades(
+    tx,
+    order.userId,
+    changed.map((i) => i.id),
+  );
+  const lost = [
+    ...refundedInFull.map((i) => ({ kitId: i.kitId, includes: i.includes })),
+    ...lapsed.kitIds.map((kitId) => ({ kitId, includes: [] })),
+  ];
+  if (lost.length > 0) {
+    await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, lost));
     await queueRepositoryAccessSync(tx, order.userId);
   }
-  const refundedCount = items.filter((i) => i.refundedAt || fresh.includes(i)).length;
-  const whole = refundedCount === items.length;
-  await tx
-    .update(orders)
-    .set({ status: whole ? 'refunded' : 'partially_refunded' })
-    .where(eq(orders.id, order.id));
+  const whole = items.every((i) => i.refundedAt);
+  const some = items.some((i) => i.refundedCents > 0);
+  if (whole || some)
+    await tx
+      .update(orders)
+      .set({ status: whole ? 'refunded' : 'partially_refunded' })
+      .where(eq(orders.id, order.id));
   // A refund in full gives the order's use of its discount code back.
   if (whole && order.discountCodeId !== null) await releaseCodeUse(tx, order.id);
+  const what = changed.map((i) =>
+    i.refundedAt ? i.title : `${i.title} (${usd(i.refundedCents)} of ${usd(i.priceCents)} refunded, kept)`,
+  );
+  const ended = lapsed.titles.length > 0 ? `; upgrade ended: ${lapsed.titles.join(', ')}` : '';
   return {
     outcome: 'refunded',
-    detail: `${event.reason}: ${fresh.map((i) => i.title).join(', ') || 'nothing new'}`,
+    detail: `${event.reason}: ${what.join(', ') || 'nothing new'}${ended}`,
     transactionId: event.transactionId,
   };
 }

@@ -24,7 +24,12 @@ export type OwnerOrderRow = {
     kit_id: number;
     title: string;
     price_cents: number;
+    /** Refunded in full: its kits are gone. */
     refunded: boolean;
+    /** What refunds gave back of the line, in full or in part. */
+    refunded_cents: number;
+    /** An upgrade that ended when a purchase it counted was refunded. */
+    lapsed: boolean;
     item_id: string | null;
   }[];
 };
@@ -32,7 +37,8 @@ export type OwnerOrderRow = {
 const ORDER_COLUMNS = sql`o.id, o.public_id, o.user_id, o.status, o.created_at, o.paid_at, o.total_cents, o.transaction_id,
   o.created_at::text AS cursor_at,
   (SELECT json_agg(json_build_object('id', i.id, 'kit_id', i.kit_id, 'title', i.title, 'price_cents', i.price_cents,
-          'refunded', i.refunded_at IS NOT NULL, 'item_id', i.transaction_item_id) ORDER BY i.id)
+          'refunded', i.refunded_at IS NOT NULL, 'refunded_cents', i.refunded_cents, 'lapsed', i.lapsed_at IS NOT NULL,
+          'item_id', i.transaction_item_id) ORDER BY i.id)
      FROM order_items i WHERE i.order_id = o.id) AS lines`;
 
 export type OrderSearch = {
@@ -93,13 +99,13 @@ export async function paymentEventsOf(db: Reader, transactionId: string | null) 
   return rows;
 }
 
-/** Per buyer: orders paid (refunded ones too) and what they spent on lines not refunded. */
+/** Per buyer: orders paid (refunded ones too) and what they spent, less what refunds gave back. */
 export async function buyerTotals(db: Reader, userIds: number[]) {
   const totals = new Map<number, { orders: number; spent: number }>();
   if (userIds.length === 0) return totals;
   const { rows } = await db.execute<{ user_id: number; orders: number; spent_cents: number }>(sql`
     SELECT o.user_id, count(*)::int AS orders,
-           COALESCE(sum((SELECT COALESCE(sum(i.price_cents), 0) FROM order_items i WHERE i.order_id = o.id AND i.refunded_at IS NULL)), 0)::int AS spent_cents
+           COALESCE(sum((SELECT COALESCE(sum(i.price_cents - i.refunded_cents), 0) FROM order_items i WHERE i.order_id = o.id)), 0)::int AS spent_cents
       FROM orders o
      WHERE o.user_id = ANY(${sql.param(userIds)}::int[]) AND o.paid_at IS NOT NULL
      GROUP BY o.user_id`);
@@ -115,12 +121,13 @@ export async function ordersOfBuyer(db: Reader, userId: number) {
   return rows.map(({ total_cents, ...row }) => ({ ...row, total: centsToDollars(total_cents) }));
 }
 
-/** The buyer's paid lines not refunded: the kits orders give them. */
+/** The buyer's paid lines not refunded in full nor lapsed: the kits orders give them. */
 export async function paidLinesOf(db: Reader, userId: number, kitIds?: number[]) {
   const { rows } = await db.execute<{ kit_id: number; title: string; order_id: string; paid_at: string }>(sql`
     SELECT DISTINCT ON (i.kit_id) i.kit_id, i.title, o.public_id AS order_id, o.paid_at
       FROM orders o JOIN order_items i ON i.order_id = o.id
      WHERE o.user_id = ${userId} AND o.status IN ('paid', 'partially_refunded') AND i.refunded_at IS NULL
+       AND i.lapsed_at IS NULL
        ${kitIds ? sql`AND i.kit_id = ANY(${sql.param(kitIds)}::int[])` : sql``}
      ORDER BY i.kit_id, o.paid_at`);
   return rows;
@@ -138,8 +145,8 @@ const liveDays = (from: string, toExclusive: string) => sql`
   WITH days AS (SELECT d::date AS day FROM generate_series(${from}::date, ${toExclusive}::date - 1, interval '1 day') d),
   paid AS (SELECT ${utcDay(sql`paid_at`)} AS day, sum(total_cents) AS gross, count(*) AS orders FROM orders
             WHERE paid_at >= ${dayStart(from)} AND paid_at < ${dayStart(toExclusive)} GROUP BY 1),
-  refunded AS (SELECT ${utcDay(sql`refunded_at`)} AS day, sum(price_cents) AS refunds FROM order_items
-            WHERE refunded_at >= ${dayStart(from)} AND refunded_at < ${dayStart(toExclusive)} GROUP BY 1),
+  refunded AS (SELECT ${utcDay(sql`created_at`)} AS day, sum(cents) AS refunds FROM order_refunds
+            WHERE created_at >= ${dayStart(from)} AND created_at < ${dayStart(toExclusive)} GROUP BY 1),
   started AS (SELECT ${utcDay(sql`created_at`)} AS day, count(*) AS checkouts FROM orders
             WHERE created_at >= ${dayStart(from)} AND created_at < ${dayStart(toExclusive)} GROUP BY 1)
   SELECT days.day, COALESCE(paid.gross, 0)::int AS gross_cents, COALESCE(refunded.refunds, 0)::int AS refunds_cents,

@@ -8,7 +8,11 @@ import type { Reader } from '../../db/open.ts';
  * uses held its address (as a mailbox key), which erasure clears.
  */
 
-/** The user's orders with their lines, oldest first, amounts in dollars as the shop shows them. */
+/**
+ * The user's orders with their lines, oldest first, amounts in dollars as the shop shows them: what
+ * refunds gave back of each line (`refunded_at` when in full), and when an upgrade ended because a
+ * purchase it counted was refunded.
+ */
 export async function ordersExport(db: Reader, userId: number) {
   const { rows } = await db.execute<{
     order_id: string;
@@ -18,16 +22,28 @@ export async function ordersExport(db: Reader, userId: number) {
     created_at: string;
     paid_at: string | null;
     transaction_id: string | null;
-    lines: { kit_id: number; title: string; price_cents: number; refunded_at: string | null }[];
+    lines: {
+      kit_id: number;
+      title: string;
+      price_cents: number;
+      refunded_cents: number;
+      refunded_at: string | null;
+      upgrade_ended_at: string | null;
+    }[];
   }>(sql`
     SELECT o.public_id AS order_id, o.status, o.currency, o.total_cents, o.created_at, o.paid_at, o.transaction_id,
            COALESCE((SELECT json_agg(json_build_object('kit_id', i.kit_id, 'title', i.title, 'price_cents', i.price_cents,
-                     'refunded_at', i.refunded_at) ORDER BY i.id) FROM order_items i WHERE i.order_id = o.id), '[]') AS lines
+                     'refunded_cents', i.refunded_cents, 'refunded_at', i.refunded_at, 'upgrade_ended_at', i.lapsed_at)
+                     ORDER BY i.id) FROM order_items i WHERE i.order_id = o.id), '[]') AS lines
       FROM orders o WHERE o.user_id = ${userId} ORDER BY o.created_at, o.id`);
   return rows.map(({ total_cents, lines, ...order }) => ({
     ...order,
     total: centsToDollars(total_cents),
-    lines: lines.map(({ price_cents, ...line }) => ({ ...line, price: centsToDollars(price_cents) })),
+    lines: lines.map(({ price_cents, refunded_cents, ...line }) => ({
+      ...line,
+      price: centsToDollars(price_cents),
+      refunded: centsToDollars(refunded_cents),
+    })),
   }));
 }
 

@@ -62,6 +62,43 @@ const refundOf = (paid: { data: { id: string } }, lineIds: string[] = [], status
   },
 });
 
+/** An approved refund of part of one line (`cents` of it, tax included as Paddle sends it, no tax here). */
+const partialRefundOf = (
+  paid: { data: { id: string } },
+  lineId: string,
+  cents: number,
+  adjustmentId = `adj_${Math.random().toString(36).slice(2)}`,
+  eventType = 'adjustment.updated',
+) => ({
+  event_id: `evt_partial_${Math.random().toString(36).slice(2)}`,
+  event_type: eventType,
+  occurred_at: new Date().toISOString(),
+  data: {
+    id: adjustmentId,
+    action: 'refund',
+    type: 'partial',
+    status: 'approved',
+    transaction_id: paid.data.id,
+    items: [
+      {
+        item_id: lineId,
+        type: 'partial',
+        amount: String(cents),
+        totals: { subtotal: String(cents), tax: '0', total: String(cents) },
+      },
+    ],
+  },
+});
+
+const lineOf = async (publicId: string) =>
+  (
+    await t.pool.query(
+      `SELECT i.refunded_cents, i.refunded_at IS NOT NULL AS refunded, o.status FROM order_items i
+         JOIN orders o ON o.id = i.order_id WHERE o.public_id = $1`,
+      [publicId],
+    )
+  ).rows[0];
+
 const ownedBy = async (userId: number) =>
   (
     await t.pool.query('SELECT kit_id FROM entitlements WHERE user_id = $1 AND revoked_at IS NULL ORDER BY kit_id', [
@@ -147,8 +184,8 @@ describe('GET /api/orders/:order_id', () => {
       order_id,
       status: 'pending',
       items: [
-        { id: kits[0]!.id, title: 'Alpha Kit' },
-        { id: kits[1]!.id, title: expect.any(String) },
+        { id: kits[0]!.id, title: 'Alpha Kit', refunded: 0 },
+        { id: kits[1]!.id, title: expect.any(String), refunded: 0 },
       ],
     });
     expect((await sandboxPay(browser, order_id)).statusCode).toBe(200);
@@ -318,6 +355,49 @@ describe('POST /api/webhooks/paddle', () => {
     expect((await t.pool.query('SELECT status FROM orders WHERE public_id = $1', [order_id])).rows[0].status).toBe(
       'refunded',
     );
+  });
+
+  it('records a partial refund by amount, once per adjustment, and keeps the kit; partial refunds adding up to the line take it', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const paid = await paidEventFor(order_id, user.id);
+    expect((await deliver(paid)).json().outcome).toBe('fulfilled');
+    const [line] = paid.data.details.line_items;
+    const price = kits[0]!.price_cents;
+
+    const first = partialRefundOf(paid, line!.id, 100);
+    expect((await deliver(first)).json().outcome).toBe('refunded');
+    expect(await ownedBy(user.id)).toEqual([kits[0]!.id]);
+    expect(await lineOf(order_id)).toEqual({ refunded_cents: 100, refunded: false, status: 'partially_refunded' });
+    const seen = (await browser.get(`/api/orders/${order_id}`)).json();
+    expect(seen).toMatchObject({ status: 'partially_refunded', items: [{ id: kits[0]!.id, refunded: 1 }] });
+    expect((await browser.get(`/download/${kits[0]!.id}`)).statusCode).not.toBe(403);
+    // The same adjustment again (created, then updated): recorded once.
+    const repeat = partialRefundOf(paid, line!.id, 100, first.data.id, 'adjustment.created');
+    expect((await deliver(repeat)).json().outcome).toBe('refunded');
+    expect((await lineOf(order_id)).refunded_cents).toBe(100);
+
+    // A second partial refund of the rest: the line is refunded in full, the kit goes.
+    expect((await deliver(partialRefundOf(paid, line!.id, price - 100))).json().outcome).toBe('refunded');
+    expect(await lineOf(order_id)).toEqual({ refunded_cents: price, refunded: true, status: 'refunded' });
+    expect(await ownedBy(user.id)).toEqual([]);
+    const events = await t.pool.query('SELECT detail FROM payment_events WHERE event_id = $1', [first.event_id]);
+    expect(events.rows[0].detail).toBe(
+      `refund: Alpha Kit (USD 1.00 of USD ${(price / 100).toFixed(2)} refunded, kept)`,
+    );
+  });
+
+  it('refuses a partial adjustment item without an amount, changing nothing', async () => {
+    const { browser, user } = await buyer();
+    const { order_id } = await orderFor(browser, [kits[0]!.id]);
+    const paid = await paidEventFor(order_id, user.id);
+    await deliver(paid);
+    const bad = partialRefundOf(paid, paid.data.details.line_items[0]!.id, 100);
+    delete (bad.data.items[0] as { amount?: string }).amount;
+    delete (bad.data.items[0] as { totals?: object }).totals;
+    expect((await deliver(bad)).statusCode).toBe(400);
+    expect(await lineOf(order_id)).toEqual({ refunded_cents: 0, refunded: false, status: 'paid' });
+    expect(await ownedBy(user.id)).toEqual([kits[0]!.id]);
   });
 
   it('keeps a kit while another paid order still grants it; refunding both takes it away', async () => {

@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { centsToDollars } from '../../../common/money.ts';
 import { CartRequestSchema, OrderParamsSchema, type OrderResponse } from '../../../common/schemas/orders.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
@@ -48,7 +49,11 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
     return {
       order_id: found.order.publicId,
       status: found.order.status,
-      items: found.items.map((item) => ({ id: item.kitId, title: item.title })),
+      items: found.items.map((item) => ({
+        id: item.kitId,
+        title: item.title,
+        refunded: centsToDollars(item.refundedCents),
+      })),
     };
   });
 

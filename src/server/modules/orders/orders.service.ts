@@ -33,20 +33,31 @@ type PricedLine = {
   includedIn: string | null;
   baseCents: number;
   upgradeReason: string | null;
+  /** With an upgrade price: what it took off the kit's price, and the lines whose payment counted. */
+  creditCents: number;
+  creditedItems: number[];
   discountCents: number;
   toPay: boolean;
 };
 
-/** What the buyer paid for these kits (paid, unrefunded lines; a kit paid twice counts once). */
-async function paidCentsByKit(db: Database, userId: number, kitIds: number[]): Promise<Map<number, number>> {
+/**
+ * What the buyer paid for these kits and kept (paid lines less their refunds; a kit paid twice
+ * counts once, by its line that kept most), with that line, which an upgrade records as credited.
+ */
+async function paidCentsByKit(
+  db: Database,
+  userId: number,
+  kitIds: number[],
+): Promise<Map<number, { itemId: number; cents: number }>> {
   if (kitIds.length === 0) return new Map();
+  const kept = sql<number>`${orderItems.priceCents} - ${orderItems.refundedCents}`;
   const rows = await db
-    .select({ kitId: orderItems.kitId, cents: sql<number>`max(${orderItems.priceCents})::int` })
+    .selectDistinctOn([orderItems.kitId], { kitId: orderItems.kitId, itemId: orderItems.id, cents: kept })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .where(and(paidLinesOf(userId), inArray(orderItems.kitId, kitIds)))
-    .groupBy(orderItems.kitId);
-  return new Map(rows.map((r) => [r.kitId, r.cents]));
+    .orderBy(orderItems.kitId, sql`${kept} DESC`, orderItems.id);
+  return new Map(rows.map((r) => [r.kitId, { itemId: r.itemId, cents: r.cents }]));
 }
 
 /**
@@ -71,7 +82,7 @@ async function readCart(deps: CartDeps, productIds: number[], user: { id: number
         user.id,
         ownedIncluded.map((k) => k.id),
       )
-    : new Map<number, number>();
+    : new Map<number, { itemId: number; cents: number }>();
   const lines: PricedLine[] = kits.map((kit) => {
     const includes = includesOf(kit);
     const purchased = owned.has(kit.id);
@@ -79,8 +90,12 @@ async function readCart(deps: CartDeps, productIds: number[], user: { id: number
     const ownedHere = purchased ? [] : includes.filter((i) => owned.has(i.id));
     let baseCents = kit.priceCents;
     let upgradeReason: string | null = null;
-    const credit = totalCents(ownedHere.map((i) => paid.get(i.id) ?? 0));
     // Kits owned without paying (an owner's grant) lower nothing.
+    const credited = ownedHere.flatMap((i) => {
+      const line = paid.get(i.id);
+      return line && line.cents > 0 ? [line] : [];
+    });
+    const credit = totalCents(credited.map((l) => l.cents));
     if (credit > 0) {
       baseCents = upgradePriceCents(kit.priceCents, credit, kit.upgradeFloorCents);
       upgradeReason = `You own ${ownedHere.map((i) => i.title).join(', ')}: the ${formatUsd(centsToDollars(credit))} you paid counts towards this bundle.`;
@@ -92,6 +107,8 @@ async function readCart(deps: CartDeps, productIds: number[], user: { id: number
       includedIn: purchased ? null : (bundle?.title ?? null),
       baseCents,
       upgradeReason,
+      creditCents: kit.priceCents - baseCents,
+      creditedItems: credited.map((l) => l.itemId),
       discountCents: 0,
       toPay: !purchased && !bundle,
     };
@@ -221,6 +238,8 @@ export async function checkOutCart(
         listPriceCents: l.baseCents,
         includes: l.includes.map((k) => k.id),
         paddlePriceId: l.kit.paddlePriceId,
+        creditCents: l.creditCents,
+        creditedItems: l.creditedItems,
       })),
     );
     await holdCheckoutCode(tx, order!.id, user.id);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
+import {
+  type Client,
+  createClient,
+  deliverWebhook,
+  sandboxPay,
+  signedInClient,
+} from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp } from '../../../../tests/setup/test-app.ts';
+import { sandboxRefundApproved, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
 import { openStorage } from '../../integrations/storage/storage.ts';
 import { importCatalog } from '../catalog/catalog.import.ts';
 import { csvCell, subscribersCsvFile } from '../messages/messages.owner.service.ts';
@@ -10,6 +17,7 @@ let owner: Client;
 let ownerEmail: string;
 let customer: Client;
 let kits: { id: number; sef_id: string; title: string; price_cents: number }[];
+const webhookSecret = sandboxWebhookSecret('test-secret-test-secret-test-secret');
 
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test', OWNER_EMAILS: 'Boss@Shop.test, other@shop.test' });
@@ -119,8 +127,22 @@ describe('orders', () => {
       name: b.user.name,
       total: (kits[0]!.price_cents + kits[1]!.price_cents) / 100,
       lines: [
-        { kit_id: kits[0]!.id, title: kits[0]!.title, price: kits[0]!.price_cents / 100, refunded: false },
-        { kit_id: kits[1]!.id, title: kits[1]!.title, price: kits[1]!.price_cents / 100, refunded: false },
+        {
+          kit_id: kits[0]!.id,
+          title: kits[0]!.title,
+          price: kits[0]!.price_cents / 100,
+          refunded: false,
+          refunded_amount: 0,
+          lapsed: false,
+        },
+        {
+          kit_id: kits[1]!.id,
+          title: kits[1]!.title,
+          price: kits[1]!.price_cents / 100,
+          refunded: false,
+          refunded_amount: 0,
+          lapsed: false,
+        },
       ],
     });
     const second = (await owner.get(`/api/admin/orders?limit=1&cursor=${first.next_cursor}`)).json();
@@ -234,6 +256,38 @@ describe('orders', () => {
     expect(await purchases(client)).toEqual([]);
     const summary = (await owner.get('/api/admin/summary')).json();
     expect(summary.refunds).toBeGreaterThanOrEqual((kits[0]!.price_cents + kits[1]!.price_cents) / 100);
+  });
+
+  it('shows a partial refund from the provider: partly refunded, the kit kept, the amount in the refunds figure', async () => {
+    const { client, orderId } = await paidBuyer([kits[0]!.id]);
+    const before = (await owner.get('/api/admin/summary')).json().refunds;
+    const { rows } = await t.pool.query(
+      'SELECT o.transaction_id, i.transaction_item_id FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.public_id = $1',
+      [orderId],
+    );
+    const partial = sandboxRefundApproved({
+      transactionId: rows[0].transaction_id,
+      customerId: 'ctm_test',
+      reason: 'goodwill',
+      lines: [{ itemId: rows[0].transaction_item_id, amountCents: 100, partial: true }],
+    });
+    expect((await deliverWebhook(t.app, partial, webhookSecret)).json().outcome).toBe('refunded');
+    const order = (await owner.get(`/api/admin/orders/${orderId}`)).json();
+    expect(order.status).toBe('partially_refunded');
+    expect(order.lines).toEqual([expect.objectContaining({ refunded: false, refunded_amount: 1, lapsed: false })]);
+    expect(await purchases(client)).toEqual([kits[0]!.sef_id]);
+    expect((await owner.get('/api/admin/summary')).json().refunds).toBeCloseTo(before + 1, 2);
+    // The owner's refund of the line gives back the rest.
+    const rest = await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked for it' });
+    expect(rest.json()).toMatchObject({
+      status: 'refunded',
+      lines: [{ refunded: true, refunded_amount: kits[0]!.price_cents / 100 }],
+    });
+    expect((await lastActivity()).detail).toBe(
+      `${kits[0]!.title} (USD ${((kits[0]!.price_cents - 100) / 100).toFixed(2)}): Asked for it`,
+    );
+    expect((await owner.get('/api/admin/summary')).json().refunds).toBeCloseTo(before + kits[0]!.price_cents / 100, 2);
+    expect(await purchases(client)).toEqual([]);
   });
 
   it('refuses a refund of a line not in the order, without a reason, or of an unpaid order, changing nothing', async () => {

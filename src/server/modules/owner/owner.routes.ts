@@ -24,7 +24,7 @@ import { AppError, parseInput } from '../../http/errors.ts';
 import { enqueueMail, mailsAbout } from '../../integrations/mail/outbox.ts';
 import { messageReplyMail, orderConfirmationMail } from '../../integrations/mail/templates.ts';
 import { PaddleApiError, requestRefund } from '../../integrations/payments/paddle-api.ts';
-import { sandboxRefundApproved } from '../../integrations/payments/sandbox.ts';
+import { sandboxCustomerId, sandboxRefundApproved } from '../../integrations/payments/sandbox.ts';
 import { signPaddleBody } from '../../integrations/payments/signature.ts';
 import { addDays, today } from '../../lib/days.ts';
 import {
@@ -60,6 +60,7 @@ import {
   salesByKit,
   salesFigures,
 } from '../orders/orders.owner.service.ts';
+import { planRefund, upgradesCrediting } from '../orders/refunds.service.ts';
 import { registerDiscountRoutes } from './owner.discounts.routes.ts';
 import { activityPage, findOwner, type Owner, recordActivity } from './owner.service.ts';
 
@@ -130,6 +131,8 @@ function orderAnswer(row: OwnerOrderRow, buyer: { email: string; name: string } 
       title: l.title,
       price: centsToDollars(l.price_cents),
       refunded: l.refunded,
+      refunded_amount: centsToDollars(l.refunded_cents),
+      lapsed: l.lapsed,
     })),
   };
 }
@@ -140,15 +143,29 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
   async function orderDetail(publicId: string): Promise<OwnerOrderDetail> {
     const row = await findOrder(db, publicId);
     if (!row) throw new AppError('not_found', `No order ${publicId.slice(0, 80)}.`);
-    const [buyers, events, mails, discount] = await Promise.all([
+    const lines = row.lines ?? [];
+    const [buyers, events, mails, discount, upgrades] = await Promise.all([
       accountsByIds(db, [row.user_id]),
       paymentEventsOf(db, row.transaction_id),
       mailsAbout(db, row.public_id),
       orderDiscount(db, row.public_id),
+      upgradesCrediting(
+        db,
+        row.user_id,
+        lines.map((l) => l.id),
+      ),
     ]);
     return {
       ...orderAnswer(row, buyers.get(row.user_id)),
       discount,
+      upgrades: upgrades.map((u) => ({
+        order_id: u.order_id,
+        title: u.title,
+        price: centsToDollars(u.price_cents),
+        credit: centsToDollars(u.credit_cents),
+        covered: centsToDollars(u.covered_cents),
+        kit_ids: lines.filter((l) => u.credited.includes(l.id)).map((l) => l.kit_id),
+      })),
       events: events.map((e) => ({ ...e, at: iso(e.at)! })),
       mails: mails.map((m) => ({ ...m, at: iso(m.at)! })),
     };
@@ -346,34 +363,14 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         const refund = await inTransaction(async (tx) => {
           const order = await findOrder(tx, publicId, true);
           if (!order) throw new AppError('not_found', `No order ${publicId.slice(0, 80)}.`);
-          const lines = order.lines ?? [];
-          for (const kitId of input.kit_ids ?? [])
-            if (!lines.some((l) => l.kit_id === kitId))
-              throw new AppError('invalid_data', `kit_ids: kit ${kitId} is not in order ${order.public_id}.`);
-          if (order.status !== 'paid' && order.status !== 'partially_refunded')
-            throw new AppError(
-              'conflict',
-              `Order ${order.public_id} is ${order.status}: only a paid order can be refunded.`,
-            );
-          const chosen = input.kit_ids ? lines.filter((l) => input.kit_ids!.includes(l.kit_id)) : lines;
-          const already = chosen.filter((l) => l.refunded);
-          if (input.kit_ids && already.length > 0)
-            throw new AppError('conflict', `${already.map((l) => l.title).join(', ')}: refunded already.`);
-          const todo = chosen.filter((l) => !l.refunded);
-          if (todo.length === 0) throw new AppError('conflict', `Order ${order.public_id} is refunded already.`);
-          const unnamed = todo.filter((l) => !l.item_id);
-          if (!order.transaction_id || unnamed.length > 0)
-            throw new AppError(
-              'conflict',
-              'The payment provider did not name these lines: refund this order from its own dashboard.',
-            );
+          const plan = await planRefund(tx, order, input.kit_ids);
           let adjustment: string | undefined;
           if (paddle) {
             try {
               const answer = await requestRefund(config.paddle, {
-                transactionId: order.transaction_id,
+                transactionId: plan.transactionId,
                 reason: input.reason,
-                itemIds: todo.map((l) => l.item_id!),
+                itemIds: plan.lines.map((l) => l.item_id),
               });
               adjustment = answer.adjustmentId;
             } catch (error) {
@@ -381,22 +378,24 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
               throw error;
             }
           }
-          const titles = todo.map((l) => l.title).join(', ');
-          const amount = `USD ${(todo.reduce((s, l) => s + l.price_cents, 0) / 100).toFixed(2)}`;
+          const titles = plan.lines.map((l) => l.title).join(', ');
+          const amount = `USD ${(plan.cents / 100).toFixed(2)}`;
+          const ends = plan.endsUpgrades.map((u) => `${u.title} (order ${u.order_id})`).join(', ');
           await recordActivity(tx, owner, {
             action: paddle ? 'refund requested' : 'refund',
             target: `order ${order.public_id}`,
-            detail: `${titles} (${amount}): ${input.reason}${adjustment ? ` — Paddle adjustment ${adjustment}` : ''}`,
+            detail: `${titles} (${amount}): ${input.reason}${ends ? ` — ends the upgrade ${ends}` : ''}${adjustment ? ` — Paddle adjustment ${adjustment}` : ''}`,
           });
-          return { transactionId: order.transaction_id, todo };
+          return { ...plan, userId: order.user_id };
         });
         if (!paddle && deps.sandboxWebhook) {
           // The sandbox refunds at once, through the same signed webhook a real refund takes.
           const body = JSON.stringify(
             sandboxRefundApproved({
               transactionId: refund.transactionId,
+              customerId: sandboxCustomerId(refund.userId),
               reason: input.reason,
-              lines: refund.todo.map((l) => ({ itemId: l.item_id!, amountCents: l.price_cents })),
+              lines: refund.lines.map((l) => ({ itemId: l.item_id, amountCents: l.cents })),
             }),
           );
           const delivered = await deps.sandboxWebhook.deliver(body, signPaddleBody(body, deps.sandboxWebhook.secret));

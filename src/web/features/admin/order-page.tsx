@@ -22,6 +22,32 @@ const MAIL_COLUMNS: Column<Row<'mails'>>[] = [
   { header: 'Status', cell: (mail) => mail.status },
 ];
 
+type Line = OwnerOrderDetail['lines'][number];
+const cents = (dollars: number) => Math.round(dollars * 100);
+/** What a refund of the line in full gives back: what earlier refunds left. */
+const leftCents = (line: Line) => cents(line.price) - cents(line.refunded_amount);
+
+/** The upgrades a refund of these lines ends: what stays paid of what they counted falls below their credit. */
+function upgradesEnded(upgrades: OwnerOrderDetail['upgrades'], refunding: Line[]) {
+  return upgrades.filter((u) => {
+    const taken = refunding.filter((l) => u.kit_ids.includes(l.kit_id)).reduce((sum, l) => sum + leftCents(l), 0);
+    return taken > 0 && cents(u.covered) - taken < cents(u.credit);
+  });
+}
+
+function LineState({ line }: { line: Line }) {
+  if (line.refunded) return <span className="badge text-bg-danger">Refunded</span>;
+  if (line.lapsed)
+    return (
+      <span className="badge text-bg-secondary" title="A purchase its upgrade price counted was refunded">
+        Upgrade ended
+      </span>
+    );
+  if (line.refunded_amount > 0)
+    return <span className="badge text-bg-warning">Owned · {money(line.refunded_amount)} refunded</span>;
+  return <span className="badge text-bg-light">Owned</span>;
+}
+
 type Dialog = null | 'refund' | 'resend';
 type Scope = 'whole' | 'lines';
 const SCOPES: [Scope, string][] = [
@@ -45,10 +71,10 @@ export default function OrderPage() {
   const data = order.data;
   const open = data?.lines.filter((line) => !line.refunded) ?? [];
   const refundable = data && (data.status === 'paid' || data.status === 'partially_refunded') && open.length > 0;
-  const refundTotal =
-    scope === 'whole'
-      ? open.reduce((sum, line) => sum + line.price, 0)
-      : open.filter((l) => chosen.includes(l.kit_id)).reduce((sum, l) => sum + l.price, 0);
+  const refunding = scope === 'whole' ? open : open.filter((l) => chosen.includes(l.kit_id));
+  const refundCents = refunding.reduce((sum, line) => sum + leftCents(line), 0);
+  const refundTotal = refundCents / 100;
+  const ending = data ? upgradesEnded(data.upgrades, refunding) : [];
 
   const close = () => {
     setDialog(null);
@@ -163,15 +189,7 @@ export default function OrderPage() {
               columns={[
                 { header: 'Kit', cell: (line) => line.title },
                 moneyColumn('Price', 'price'),
-                {
-                  header: 'State',
-                  cell: (line) =>
-                    line.refunded ? (
-                      <span className="badge text-bg-danger">Refunded</span>
-                    ) : (
-                      <span className="badge text-bg-light">Owned</span>
-                    ),
-                },
+                { header: 'State', cell: (line) => <LineState line={line} /> },
                 {
                   header: null,
                   className: 'text-end',
@@ -244,7 +262,7 @@ export default function OrderPage() {
                     <Check
                       key={line.kit_id}
                       id={`refund-line-${line.kit_id}`}
-                      label={`${line.title} (${money(line.price)})`}
+                      label={`${line.title} (${money(leftCents(line) / 100)})`}
                       type="checkbox"
                       checked={chosen.includes(line.kit_id)}
                       onChange={(e) =>
@@ -257,12 +275,25 @@ export default function OrderPage() {
                 </div>
               )}
             </fieldset>
+            {ending.length > 0 && (
+              <div className="alert alert-warning small" role="status">
+                {ending.map((u) => (
+                  <p key={u.order_id} className="mb-1">
+                    This also ends <strong>{u.title}</strong> (order{' '}
+                    <Link to={`/admin/orders/${encodeURIComponent(u.order_id)}`}>{u.order_id}</Link>, bought for{' '}
+                    {money(u.price)} as an upgrade that counted this purchase): the buyer loses it and its kits, unless
+                    something else pays for them.
+                  </p>
+                ))}
+                <p className="mb-0">What was paid for the upgrade stays paid: refund that order too to give it back.</p>
+              </div>
+            )}
             <TextArea
               id="refund-reason"
               label="Reason"
               required
               state={reasonState}
-              hint="The buyer loses the refunded kits at once: purchases, downloads and setup guide."
+              hint="The buyer loses the kits refunded at once: purchases, downloads and setup guide. A bundle bought at an upgrade price that counted them ends too."
             />
           </ConfirmDialog>
 
