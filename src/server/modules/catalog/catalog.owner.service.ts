@@ -23,6 +23,19 @@ export async function allKits(db: Reader): Promise<OwnerKitRow[]> {
   return rows;
 }
 
+/** Every kit as `allKits` lists them, with its newest version and that version's release day. */
+export async function allKitsWithNewestVersion(
+  db: Reader,
+): Promise<(OwnerKitRow & { version: string | null; released_on: string | null })[]> {
+  const { rows } = await db.execute<OwnerKitRow & { version: string | null; released_on: string | null }>(sql`
+    SELECT ${KIT_COLUMNS}, v.version, v.released_on
+      FROM kits
+      LEFT JOIN LATERAL (SELECT version, released_on FROM kit_versions WHERE kit_versions.kit_id = kits.id
+                          ORDER BY created_at DESC, id DESC LIMIT 1) v ON true
+     ORDER BY position, id`);
+  return rows;
+}
+
 export async function kitById(db: Reader, id: number): Promise<OwnerKitRow | undefined> {
   const { rows } = await db.execute<OwnerKitRow>(sql`SELECT ${KIT_COLUMNS} FROM kits WHERE id = ${id}`);
   return rows[0];

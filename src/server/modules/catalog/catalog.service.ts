@@ -197,6 +197,16 @@ export async function findKitGuide(db: Pick<Database, 'select'>, sefId: string) 
 export const kitRepositoriesSql = (): SQL =>
   sql`SELECT k.id AS kit_id, k.github_repository AS repository FROM ${kits} k WHERE k.github_repository IS NOT NULL`;
 
+/** A kit's title, as an expression to embed in a caller's statement (the kit id column as argument). */
+export const kitTitleSql = (kitId: SQL): SQL => sql`(SELECT k.title FROM ${kits} k WHERE k.id = ${kitId})`;
+
+/**
+ * A kit version's name ("1.4.0"), as an expression to embed in a caller's statement (the version id
+ * column as argument), so a caller listing its rows that point at versions labels them in one query.
+ */
+export const kitVersionNameSql = (versionId: SQL): SQL =>
+  sql`(SELECT v.version FROM ${kitVersions} v WHERE v.id = ${versionId})`;
+
 /**
  * Holds one dedicated connection LISTENing for catalog changes, reconnecting when it drops
  * (and invalidating then too: a NOTIFY may have been missed while it was away).

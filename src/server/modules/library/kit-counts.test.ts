@@ -38,7 +38,8 @@ async function expectCountsTrue() {
       FROM kits k`);
   const stats = await libraryStatsByKit(t.db);
   for (const row of truth.rows) {
-    expect({ kit: row.id, downloads: stats.get(row.id)?.downloads, owners: stats.get(row.id)?.owners }).toEqual({
+    const { downloads = 0, owners = 0 } = stats.get(row.id) ?? {};
+    expect({ kit: row.id, downloads, owners }).toEqual({
       kit: row.id,
       downloads: row.downloads,
       owners: row.owners,

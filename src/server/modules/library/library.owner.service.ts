@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Reader } from '../../db/open.ts';
+import { kitVersionNameSql } from '../catalog/catalog.service.ts';
 
 /** What the owner console reads and changes of the library (only the library's own tables). */
 
@@ -60,31 +61,22 @@ export async function holdingsOf(db: Reader, userId: number) {
 /** A customer's downloads, newest first (at most 100). */
 export async function downloadsOf(db: Reader, userId: number) {
   const { rows } = await db.execute<{ kit_id: number; version: string; at: string }>(sql`
-    SELECT d.kit_id, v.version, d.created_at AS at FROM downloads d JOIN kit_versions v ON v.id = d.version_id
+    SELECT d.kit_id, ${kitVersionNameSql(sql`d.version_id`)} AS version, d.created_at AS at FROM downloads d
      WHERE d.user_id = ${userId} ORDER BY d.created_at DESC, d.id DESC LIMIT 100`);
   return rows;
 }
 
 /**
- * Per kit: its newest version and release day, downloads, and how many own it now (kit_counts, kept
- * by triggers, plus the owner count changes not folded in yet).
+ * Per kit: downloads, and how many own it now (kit_counts, kept by triggers, plus the owner count
+ * changes not folded in yet). A kit may be absent: nobody downloaded or owned it yet, read zero. The
+ * catalog answers each kit's versions (`allKitsWithNewestVersion`).
  */
 export async function libraryStatsByKit(db: Reader) {
-  const { rows } = await db.execute<{
-    kit_id: number;
-    version: string | null;
-    released_on: string | null;
-    downloads: number;
-    owners: number;
-  }>(sql`
-    SELECT k.id AS kit_id, v.version, v.released_on,
-           COALESCE(c.downloads, 0) AS downloads,
-           (COALESCE(c.owners, 0)
-             + COALESCE((SELECT sum(ch.delta) FROM kit_owner_changes ch WHERE ch.kit_id = k.id), 0))::int AS owners
-      FROM kits k
-      LEFT JOIN kit_counts c ON c.kit_id = k.id
-      LEFT JOIN LATERAL (SELECT version, released_on FROM kit_versions WHERE kit_id = k.id
-                          ORDER BY created_at DESC, id DESC LIMIT 1) v ON true`);
+  const { rows } = await db.execute<{ kit_id: number; downloads: number; owners: number }>(sql`
+    SELECT kit_id, sum(downloads)::int AS downloads, sum(owners)::int AS owners
+      FROM (SELECT kit_id, downloads, owners FROM kit_counts
+            UNION ALL SELECT kit_id, 0, delta FROM kit_owner_changes) counted
+     GROUP BY kit_id`);
   return new Map(rows.map((r) => [r.kit_id, r]));
 }
 

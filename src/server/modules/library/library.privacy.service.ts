@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Reader } from '../../db/open.ts';
 import { deletedRows } from '../../lib/housekeeping.ts';
+import { kitTitleSql, kitVersionNameSql } from '../catalog/catalog.service.ts';
 
 /** The library's part of the privacy rights: kits owned and downloads, their erasure, retention. */
 
@@ -8,14 +9,14 @@ import { deletedRows } from '../../lib/housekeeping.ts';
 export async function libraryExport(db: Reader, userId: number) {
   const [kits, grants, downloads] = await Promise.all([
     db.execute<{ kit_id: number; title: string; source: string; granted_at: string; revoked_at: string | null }>(sql`
-      SELECT e.kit_id, k.title, e.source, e.granted_at, e.revoked_at
-        FROM entitlements e JOIN kits k ON k.id = e.kit_id
+      SELECT e.kit_id, ${kitTitleSql(sql`e.kit_id`)} AS title, e.source, e.granted_at, e.revoked_at
+        FROM entitlements e
        WHERE e.user_id = ${userId} ORDER BY e.granted_at, e.kit_id`),
     db.execute<{ kit_id: number; note: string; granted_at: string; revoked_at: string | null }>(sql`
       SELECT kit_id, note, granted_at, revoked_at FROM kit_grants WHERE user_id = ${userId} ORDER BY granted_at, id`),
     db.execute<{ kit_id: number; version: string; ip: string | null; at: string }>(sql`
-      SELECT d.kit_id, v.version, d.ip, d.created_at AS at
-        FROM downloads d JOIN kit_versions v ON v.id = d.version_id
+      SELECT d.kit_id, ${kitVersionNameSql(sql`d.version_id`)} AS version, d.ip, d.created_at AS at
+        FROM downloads d
        WHERE d.user_id = ${userId} ORDER BY d.created_at, d.id`),
   ]);
   return { kits: kits.rows, grants: grants.rows, downloads: downloads.rows };

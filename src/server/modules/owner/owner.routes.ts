@@ -36,7 +36,13 @@ import {
 } from '../accounts/accounts.owner.service.ts';
 import { endAllSessions } from '../accounts/sessions.service.ts';
 import { ownerSessionGate } from '../accounts/two-step.service.ts';
-import { allKits, kitById, kitIdsMatching, setKitHidden } from '../catalog/catalog.owner.service.ts';
+import {
+  allKits,
+  allKitsWithNewestVersion,
+  kitById,
+  kitIdsMatching,
+  setKitHidden,
+} from '../catalog/catalog.owner.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { failedRepositoryJobs, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { downloadsOf, grantKit, holdingsOf, libraryStatsByKit, revokeGrant } from '../library/library.owner.service.ts';
@@ -246,7 +252,11 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
   });
 
   async function kitAnswers(): Promise<OwnerKit[]> {
-    const [kits, library, sales] = await Promise.all([allKits(db), libraryStatsByKit(db), salesByKit(db)]);
+    const [kits, library, sales] = await Promise.all([
+      allKitsWithNewestVersion(db),
+      libraryStatsByKit(db),
+      salesByKit(db),
+    ]);
     return kits.map((k) => {
       const lib = library.get(k.id);
       const sold = sales.get(k.id);
@@ -256,8 +266,8 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         title: k.title,
         price: centsToDollars(k.price_cents),
         active: k.in_content && !k.hidden,
-        version: lib?.version ?? null,
-        released_on: lib?.released_on ?? null,
+        version: k.version,
+        released_on: k.released_on,
         units: sold?.units ?? 0,
         gross: centsToDollars(sold?.gross_cents ?? 0),
         downloads: lib?.downloads ?? 0,

@@ -8,12 +8,12 @@ import { COOKIE_NAMES } from '../../http/cookies.ts';
 import { hashSessionToken } from '../../http/session.ts';
 
 let t: TestApp;
-let kit: { id: number; sef_id: string };
+let kit: { id: number; sef_id: string; title: string };
 let owner: Client;
 
 beforeAll(async () => {
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test', OWNER_EMAILS: 'boss@shop.test' });
-  kit = (await t.pool.query('SELECT id, sef_id FROM kits ORDER BY position LIMIT 1')).rows[0];
+  kit = (await t.pool.query('SELECT id, sef_id, title FROM kits ORDER BY position LIMIT 1')).rows[0];
   owner = (await signedInClient(t.app, t.pool, { email: 'boss@shop.test', password: 'boss-password-2025!' })).client;
 });
 afterAll(() => t.close());
@@ -81,8 +81,10 @@ describe('POST /api/account/export', () => {
         lines: [expect.objectContaining({ kit_id: kit.id, refunded_at: null })],
       }),
     ]);
-    expect(data.kits_owned).toEqual([expect.objectContaining({ kit_id: kit.id, source: orderId })]);
-    expect(data.downloads).toEqual([expect.objectContaining({ kit_id: kit.id, ip: '127.0.0.1' })]);
+    expect(data.kits_owned).toEqual([expect.objectContaining({ kit_id: kit.id, title: kit.title, source: orderId })]);
+    expect(data.downloads).toEqual([
+      expect.objectContaining({ kit_id: kit.id, version: expect.any(String), ip: '127.0.0.1' }),
+    ]);
     expect(data.contact_messages).toEqual([expect.objectContaining({ message: 'Hello there' })]);
     expect(data.newsletter).toMatchObject({ email: user.email, unsubscribed_at: null });
     expect(data.consents.newsletter.given_at).toEqual(expect.any(String));
