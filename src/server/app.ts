@@ -20,6 +20,7 @@ import type { GithubOAuth, GithubRepositories } from './integrations/github/gith
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
+import type { JobCounts } from './lib/job-runner.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { CATALOG_LIST_PATH, keptList, registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
@@ -54,6 +55,8 @@ export type AppDeps = {
   cookieSecret: string;
   /** Called after a mail was queued, so the outbox worker sends it now rather than at its next round. */
   mailQueued?: () => void;
+  /** What the background job runners did so far, by queue (for the metrics). */
+  jobCounts?: () => Record<string, JobCounts>;
   /** The blog's posts, read from CATALOG_DIR/blog at start. */
   posts?: BlogPost[];
   /** The about page and the legal texts (content/legal/*.md); read from CATALOG_DIR/legal at start when absent. */
@@ -140,7 +143,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (config.metricsToken) {
         // prom-client is loaded only where metrics are asked for.
         const { createMetrics, registerMetrics } = await import('./metrics.ts');
-        const metrics = createMetrics({ db, pool: db.$client, catalogLookups: catalog.lookups });
+        const metrics = createMetrics({
+          db,
+          pool: db.$client,
+          catalogLookups: catalog.lookups,
+          jobCounts: deps.jobCounts,
+        });
         registerMetrics(app, scope, metrics, config.metricsToken);
         countPaymentEvent = metrics.countPaymentEvent;
         observeRequest = metrics.observeRequest;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLog } from '../../tests/setup/log.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
+import { createMetrics } from './metrics.ts';
 import { createLogger } from './server.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -81,6 +82,24 @@ describe('GET /metrics', () => {
     // Routes are labelled by their pattern: a product's own URL is not a series of its own.
     await t.app.inject({ url: '/product/not-a-kit-abc' });
     expect(await scrape()).not.toContain('not-a-kit-abc');
+  });
+});
+
+describe('job metrics', () => {
+  it("counts each job runner's jobs by queue and outcome", async () => {
+    const metrics = createMetrics({
+      db: t.db,
+      pool: t.pool,
+      catalogLookups: () => ({ hits: 0, misses: 0 }),
+      jobCounts: () => ({
+        mail: { completed: 3, retried: 1, failed: 0 },
+        github: { completed: 1, retried: 0, failed: 2 },
+      }),
+    });
+    const text = await metrics.registry.metrics();
+    expect(value(text, 'kitshop_jobs_total{queue="mail",outcome="completed"}')).toBe(3);
+    expect(value(text, 'kitshop_jobs_total{queue="mail",outcome="retried"}')).toBe(1);
+    expect(value(text, 'kitshop_jobs_total{queue="github",outcome="failed"}')).toBe(2);
   });
 });
 

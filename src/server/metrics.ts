@@ -5,6 +5,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { Reader } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import { outboxBacklog } from './integrations/mail/outbox.ts';
+import type { JobCounts } from './lib/job-runner.ts';
 
 /**
  * The server's Prometheus metrics (prom-client), one registry per server. Built only when
@@ -17,6 +18,8 @@ export function createMetrics(sources: {
   pool: pg.Pool;
   /** The catalog cache's lookups so far (the catalog counts them). */
   catalogLookups: () => { hits: number; misses: number };
+  /** What each job runner did so far, by queue (mail, github). */
+  jobCounts?: () => Record<string, JobCounts>;
 }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -43,6 +46,17 @@ export function createMetrics(sources: {
       this.reset();
       this.inc({ result: 'hit' }, hits);
       this.inc({ result: 'miss' }, misses);
+    },
+  });
+  new Counter({
+    name: 'kitshop_jobs_total',
+    help: 'Background jobs run by this instance, by queue and outcome (retried: put back for a later attempt).',
+    labelNames: ['queue', 'outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [queue, counts] of Object.entries(sources.jobCounts?.() ?? {}))
+        for (const [outcome, count] of Object.entries(counts)) this.inc({ queue, outcome }, count);
     },
   });
   new Gauge({

@@ -256,6 +256,7 @@ export async function startServer(
       webDir: options.webDir,
       cookieSecret: resolveSessionSecret(config),
       mailQueued: outbox.nudge,
+      jobCounts: () => ({ mail: outbox.counts(), ...(githubWorker && { github: githubWorker.counts() }) }),
       google,
       github,
       posts: loadBlog(path.join(config.catalogDir, 'blog')),

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Reader } from '../../db/open.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
-import { serialRounds } from '../../lib/serial-rounds.ts';
+import { exponentialBackoff, type JobQueue, runJobRound, startJobRunner } from '../../lib/job-runner.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 type Log = { info: (msg: string) => void; warn: (obj: object, msg: string) => void };
@@ -58,7 +58,7 @@ export async function outboxBacklog(db: Reader): Promise<{ depth: number; oldest
 }
 
 /** 5 s, 10 s, 20 s ... capped at 10 minutes: an SMTP outage of minutes loses nothing. */
-export const retryDelaySeconds = (attempts: number) => Math.min(5 * 2 ** Math.max(0, attempts - 1), 600);
+export const retryDelaySeconds = exponentialBackoff(5, 600);
 
 type OutboxRow = {
   id: number;
@@ -74,83 +74,77 @@ type OutboxRow = {
 /** How long a claimed mail is its sender's: if the process dies mid-send, another round retries it after this. */
 export const CLAIM_SECONDS = 600;
 
+const BATCH = 20;
+
 /**
- * Delivers due mails, a batch at a time. The batch is claimed first, in one committed statement
- * (FOR UPDATE SKIP LOCKED, attempts counted, due again only after CLAIM_SECONDS), so no
- * transaction stays open across SMTP, two instances never take the same mail, and nothing that
- * fails after a send can roll the send back into an unsent row. Each mail is marked sent as soon
- * as the transport took it; a failing transport puts it and the rest of the batch back, later.
+ * The outbox as a job queue. A mail is never marked failed: it is retried, however long the SMTP
+ * server stays away. Each mail is marked sent as soon as the transport took it, so nothing that
+ * fails after a send can roll the send back into an unsent row.
  */
-export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, batch = 20): Promise<number> {
-  const { rows } = await db.execute<OutboxRow>(
-    sql`UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS})
-        WHERE id IN (SELECT id FROM mail_outbox WHERE sent_at IS NULL AND next_attempt_at <= now()
-                     ORDER BY next_attempt_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-        RETURNING id, "to", subject, text, html, headers, link, attempts`,
-  );
-  rows.sort((a, b) => a.id - b.id);
-  let sent = 0;
-  for (const [index, row] of rows.entries()) {
-    try {
-      await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html, headers: row.headers });
-    } catch (error) {
-      // The transport is failing: this row and the rest of the batch wait for their next attempt.
-      for (const failed of rows.slice(index)) {
-        const delay = retryDelaySeconds(failed.attempts);
-        await db.execute(
-          sql`UPDATE mail_outbox SET last_error = ${String((error as Error).message ?? error).slice(0, 500)},
-              next_attempt_at = now() + make_interval(secs => ${delay}) WHERE id = ${failed.id}`,
-        );
-      }
-      log.warn({ err: error }, `mail to ${row.to} not delivered (attempt ${row.attempts}); retrying later`);
-      break;
-    }
-    // A sent row keeps recipient, subject and status only: bodies, headers (List-Unsubscribe)
-    // and link carry single-use and unsubscribe tokens that must not outlive the delivery.
-    await db.execute(
-      sql`UPDATE mail_outbox SET sent_at = now(), last_error = NULL, text = '', html = '', headers = '{}', link = NULL
-          WHERE id = ${row.id}`,
-    );
-    sent += 1;
-    if (row.link && mailer.local) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
-  }
-  return sent;
-}
-
-const QUIET_MS = 200;
-const MAX_WAIT_MS = 1000;
-
-/** Runs delivery every `intervalMs` and soon after `nudge()` is called (right after a mail is queued). */
-export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, intervalMs = 2000) {
-  // A full batch means there may be more waiting.
-  const rounds = serialRounds(
-    async () => (await deliverDueMail(db, mailer, log)) >= 20,
-    (error) => log.warn({ err: error }, 'mail outbox round failed'),
-  );
-  const run = rounds.run;
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  let nudged: NodeJS.Timeout | undefined;
-  let firstNudge = 0;
+function outboxQueue(db: Database, mailer: Mailer, log: Log): JobQueue<OutboxRow> {
   return {
-    // Mail waits for a quiet moment: a round starts 200 ms after the last nudge, so a wave of
-    // payments is answered first and mailed in one round, but never later than 1 s after the first.
-    nudge: () => {
-      const now = Date.now();
-      if (!nudged) firstNudge = now;
-      clearTimeout(nudged);
-      nudged = setTimeout(
-        () => {
-          nudged = undefined;
-          void run();
-        },
-        Math.max(0, Math.min(QUIET_MS, firstNudge + MAX_WAIT_MS - now)),
+    name: 'mail',
+    async claim(limit) {
+      const { rows } = await db.execute<OutboxRow>(
+        sql`UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS})
+            WHERE id IN (SELECT id FROM mail_outbox WHERE sent_at IS NULL AND next_attempt_at <= now()
+                         ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id, "to", subject, text, html, headers, link, attempts`,
+      );
+      return rows.sort((a, b) => a.id - b.id);
+    },
+    async perform(row) {
+      await mailer.send({ to: row.to, subject: row.subject, text: row.text, html: row.html, headers: row.headers });
+      // A sent row keeps recipient, subject and status only: bodies, headers (List-Unsubscribe)
+      // and link carry single-use and unsubscribe tokens that must not outlive the delivery.
+      await db.execute(
+        sql`UPDATE mail_outbox SET sent_at = now(), last_error = NULL, text = '', html = '', headers = '{}', link = NULL
+            WHERE id = ${row.id}`,
+      );
+      if (row.link && mailer.local) log.info(`mail "${row.subject}" to ${row.to}: ${row.link}`);
+    },
+    async retry(row, delaySeconds, error) {
+      await db.execute(
+        sql`UPDATE mail_outbox SET last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${delaySeconds})
+            WHERE id = ${row.id}`,
       );
     },
+    describe: (row) => `to ${row.to}`,
+  };
+}
+
+/**
+ * One at a time in the order queued, and a failing transport puts the mail and the rest of the
+ * batch back: the SMTP server is down for all of them.
+ */
+const outboxRunning = { batch: BATCH, concurrency: 1, backoff: retryDelaySeconds, stopBatchOnFailure: true };
+
+/**
+ * Delivers due mails, one batch claimed in a committed statement (FOR UPDATE SKIP LOCKED,
+ * attempts counted, due again only after CLAIM_SECONDS), so no transaction stays open across
+ * SMTP and two instances never take the same mail. Answers how many were sent.
+ */
+export async function deliverDueMail(db: Database, mailer: Mailer, log: Log, batch = BATCH): Promise<number> {
+  const round = await runJobRound(outboxQueue(db, mailer, log), { ...outboxRunning, batch }, log);
+  return round.completed;
+}
+
+/**
+ * Runs delivery every `intervalMs` and soon after `nudge()` is called (right after a mail is
+ * queued). Mail waits for a quiet moment: a round starts 200 ms after the last nudge, so a wave of
+ * payments is answered first and mailed in one round, but never later than 1 s after the first.
+ */
+export function startOutboxWorker(db: Database, mailer: Mailer, log: Log, intervalMs = 2000) {
+  const runner = startJobRunner(
+    outboxQueue(db, mailer, log),
+    { ...outboxRunning, intervalMs, gather: { quietMs: 200, maxWaitMs: 1000 } },
+    log,
+  );
+  return {
+    nudge: runner.nudge,
+    counts: runner.counts,
     async stop() {
-      clearInterval(timer);
-      clearTimeout(nudged);
-      await rounds.stop();
+      await runner.stop();
       mailer.close();
     },
   };

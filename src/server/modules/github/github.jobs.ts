@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Reader } from '../../db/open.ts';
 import { type GithubRepositories, toGithubError } from '../../integrations/github/github.ts';
-import { serialRounds } from '../../lib/serial-rounds.ts';
+import { exponentialBackoff, type JobQueue, runJobRound, startJobRunner } from '../../lib/job-runner.ts';
 import { followGithubRename } from './github.service.ts';
 
 /**
- * Runs the repository jobs `github.service.ts` queues, the mail outbox's way: a batch is claimed in
+ * The repository jobs `github.service.ts` queues, run by the shared job runner: a batch is claimed in
  * one committed statement (FOR UPDATE SKIP LOCKED, attempts counted, due again only after
  * CLAIM_SECONDS should this process die mid-call), then GitHub is called outside any transaction.
  * Jobs of one repository and account wait for the older ones, so a refund's revoke never overtakes
@@ -23,7 +23,7 @@ export const CLAIM_SECONDS = 300;
 export const MAX_ATTEMPTS = 30;
 
 /** 5 s, 10 s, 20 s ... capped at an hour. */
-export const retryDelaySeconds = (attempts: number) => Math.min(5 * 2 ** Math.max(0, attempts - 1), 3600);
+export const retryDelaySeconds = exponentialBackoff(5, 3600);
 
 type JobRow = {
   id: number;
@@ -37,6 +37,70 @@ type JobRow = {
 
 export type JobOptions = { batch?: number; retryDelay?: (attempts: number) => number };
 
+function githubQueue(db: Reader, github: GithubRepositories, log: Log): JobQueue<JobRow> {
+  return {
+    name: 'github',
+    async claim(limit) {
+      const { rows } = await db.execute<JobRow>(sql`
+        UPDATE github_jobs SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS})
+         WHERE id IN (
+           SELECT j.id FROM github_jobs j
+            WHERE j.status = 'queued' AND j.next_attempt_at <= now()
+              AND NOT EXISTS (SELECT 1 FROM github_jobs e WHERE e.status = 'queued' AND e.repository = j.repository
+                                 AND e.github_id = j.github_id AND e.id < j.id)
+            ORDER BY j.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING id, action, repository, github_id, login, attempts`);
+      return rows.sort((a, b) => a.id - b.id);
+    },
+    async perform(job) {
+      const githubId = Number(job.github_id);
+      let outcome: 'invited' | 'active' | 'revoked';
+      let login: string | undefined;
+      if (job.action === 'grant') ({ outcome, login } = await github.invite(job.repository, githubId));
+      else {
+        ({ login } = await github.remove(job.repository, githubId));
+        outcome = 'revoked';
+      }
+      login ??= job.login;
+      await db.execute(sql`
+        UPDATE github_jobs SET status = 'done', outcome = ${outcome}, login = ${login}, last_error = NULL,
+               finished_at = now()
+         WHERE id = ${job.id}`);
+      if (login !== job.login) await followGithubRename(db, githubId, login);
+      log.info(`github: ${job.action} ${job.repository} for ${login} (#${githubId}): ${outcome}`);
+    },
+    async retry(job, delaySeconds, error) {
+      await db.execute(sql`
+        UPDATE github_jobs SET last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${delaySeconds})
+         WHERE id = ${job.id}`);
+    },
+    async fail(job, error) {
+      await db.execute(sql`
+        UPDATE github_jobs SET status = 'failed', last_error = ${error}, finished_at = now() WHERE id = ${job.id}`);
+    },
+    describe: (job) => `${job.action} ${job.repository} for ${job.login}`,
+    classify(raw) {
+      const error = toGithubError(raw);
+      return {
+        message: error.message,
+        retryable: error.retryable,
+        // A rate limit waits as long as GitHub asked (a second more for clocks).
+        retryAfterSeconds: error.retryAfterSeconds === undefined ? undefined : Math.ceil(error.retryAfterSeconds) + 1,
+        // An expected outcome, not a bug: GitHub's answer without a stack.
+        logged: { status: error.status, answer: error.message },
+      };
+    },
+  };
+}
+
+/** Every job of a batch at once: the claim never hands out two of one repository and account. */
+const running = (options: JobOptions) => ({
+  batch: options.batch ?? 10,
+  concurrency: options.batch ?? 10,
+  backoff: options.retryDelay ?? retryDelaySeconds,
+  maxAttempts: MAX_ATTEMPTS,
+});
+
 /** Runs the due jobs once; answers how many it claimed (finished or put back for a retry). */
 export async function runDueGithubJobs(
   db: Reader,
@@ -44,67 +108,7 @@ export async function runDueGithubJobs(
   log: Log,
   options: JobOptions = {},
 ): Promise<number> {
-  const { batch = 10, retryDelay = retryDelaySeconds } = options;
-  const { rows } = await db.execute<JobRow>(sql`
-    UPDATE github_jobs SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS})
-     WHERE id IN (
-       SELECT j.id FROM github_jobs j
-        WHERE j.status = 'queued' AND j.next_attempt_at <= now()
-          AND NOT EXISTS (SELECT 1 FROM github_jobs e WHERE e.status = 'queued' AND e.repository = j.repository
-                             AND e.github_id = j.github_id AND e.id < j.id)
-        ORDER BY j.id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-    RETURNING id, action, repository, github_id, login, attempts`);
-  rows.sort((a, b) => a.id - b.id);
-  await Promise.all(rows.map((job) => runJob(db, github, log, job, retryDelay)));
-  return rows.length;
-}
-
-async function runJob(
-  db: Reader,
-  github: GithubRepositories,
-  log: Log,
-  job: JobRow,
-  retryDelay: (attempts: number) => number,
-): Promise<void> {
-  try {
-    const githubId = Number(job.github_id);
-    let outcome: 'invited' | 'active' | 'revoked';
-    let login: string | undefined;
-    if (job.action === 'grant') ({ outcome, login } = await github.invite(job.repository, githubId));
-    else {
-      ({ login } = await github.remove(job.repository, githubId));
-      outcome = 'revoked';
-    }
-    login ??= job.login;
-    await db.execute(sql`
-      UPDATE github_jobs SET status = 'done', outcome = ${outcome}, login = ${login}, last_error = NULL,
-             finished_at = now()
-       WHERE id = ${job.id}`);
-    if (login !== job.login) await followGithubRename(db, githubId, login);
-    log.info(`github: ${job.action} ${job.repository} for ${login} (#${githubId}): ${outcome}`);
-  } catch (raw) {
-    const error = toGithubError(raw);
-    if (error.retryable && job.attempts < MAX_ATTEMPTS) {
-      // A rate limit waits as long as GitHub asked (a second more for clocks); other failures back off.
-      const delay =
-        error.retryAfterSeconds !== undefined ? Math.ceil(error.retryAfterSeconds) + 1 : retryDelay(job.attempts);
-      await db.execute(sql`
-        UPDATE github_jobs SET last_error = ${error.message}, next_attempt_at = now() + make_interval(secs => ${delay})
-         WHERE id = ${job.id}`);
-      log.warn(
-        { status: error.status, answer: error.message },
-        `github: ${job.action} ${job.repository} for ${job.login} failed (attempt ${job.attempts}); retrying in ${delay} s`,
-      );
-      return;
-    }
-    await db.execute(sql`
-      UPDATE github_jobs SET status = 'failed', last_error = ${error.message}, finished_at = now() WHERE id = ${job.id}`);
-    // An expected outcome, not a bug: GitHub's answer without a stack.
-    log.warn(
-      { status: error.status, answer: error.message },
-      `github: ${job.action} ${job.repository} for ${job.login} failed for good`,
-    );
-  }
+  return (await runJobRound(githubQueue(db, github, log), running(options), log)).claimed;
 }
 
 /**
@@ -117,19 +121,10 @@ export function startGithubWorker(
   log: Log,
   options: JobOptions & { intervalMs?: number } = {},
 ) {
-  const rounds = serialRounds(
-    async () => (await runDueGithubJobs(db, github, log, options)) >= (options.batch ?? 10),
-    (error) => log.warn({ err: error }, 'github job round failed'),
+  return startJobRunner(
+    githubQueue(db, github, log),
+    { ...running(options), intervalMs: options.intervalMs ?? 1000 },
+    log,
   );
-  const run = rounds.run;
-  const timer = setInterval(run, options.intervalMs ?? 1000);
-  timer.unref();
-  return {
-    nudge: () => void run(),
-    async stop() {
-      clearInterval(timer);
-      await rounds.stop();
-    },
-  };
 }
 export type GithubWorker = ReturnType<typeof startGithubWorker>;
