@@ -94,9 +94,12 @@ function transactionAnswer(b: Record<string, unknown>) {
   };
 }
 
+/** `until`: the answer waits for it, so a test can look at the shop while Paddle is being asked. */
+type RefundAnswer = { status: number; body: unknown; until?: Promise<void> };
+
 export async function startPaddleApi(apiKey: string) {
   const seen: SeenRequest[] = [];
-  let refundAnswer: { status: number; body: unknown } = { status: 201, body: {} };
+  let refundAnswer: RefundAnswer = { status: 201, body: {} };
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
     let body: unknown = null;
@@ -112,7 +115,9 @@ export async function startPaddleApi(apiKey: string) {
     const badShape = { error: { type: 'request_error', code: 'bad_request', detail: 'Bad shape' } };
     if (req.url === '/adjustments') {
       if (!json || !adjustmentShapeOk(body as Record<string, unknown>)) return send(res, 400, badShape);
-      return send(res, refundAnswer.status, refundAnswer.body);
+      const answer = refundAnswer;
+      await answer.until;
+      return send(res, answer.status, answer.body);
     }
     if (req.url === '/transactions') {
       if (!json || !transactionShapeOk(body as Record<string, unknown>)) return send(res, 400, badShape);
@@ -124,8 +129,8 @@ export async function startPaddleApi(apiKey: string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    /** What the next refunds answer (after their shape passed). */
-    answerRefunds(answer: { status: number; body: unknown }) {
+    /** What the next refunds answer (after their shape passed), once `until` has settled. */
+    answerRefunds(answer: RefundAnswer) {
       refundAnswer = answer;
     },
     close: () => new Promise((resolve) => server.close(resolve)),

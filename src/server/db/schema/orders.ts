@@ -69,6 +69,11 @@ export const orders = pgTable(
      * superseded it).
      */
     codeHeldAt: timestamptz('code_held_at'),
+    /**
+     * When an owner's refund of this order was reserved, before the provider is asked: while recent,
+     * another refund of the order waits for its answer. Cleared once the provider has answered.
+     */
+    refundReservedAt: timestamptz('refund_reserved_at'),
     createdAt: createdAt(),
     paidAt: timestamptz('paid_at'),
   },

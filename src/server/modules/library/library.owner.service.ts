@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Reader } from '../../db/open.ts';
+import { AppError } from '../../http/errors.ts';
 import { kitVersionNameSql } from '../catalog/catalog.service.ts';
+import { queueRepositoryAccessSync } from '../github/github.service.ts';
+import { lockBuyerRefunds } from '../orders/fulfilment.service.ts';
+import { paidLinesOf } from '../orders/orders.owner.service.ts';
 
 /** What the owner console reads and changes of the library (only the library's own tables). */
 
@@ -43,6 +47,35 @@ export async function revokeGrant(
       UPDATE entitlements SET revoked_at = now()
        WHERE user_id = ${revoke.userId} AND kit_id = ${revoke.kitId} AND revoked_at IS NULL`);
   return true;
+}
+
+/**
+ * An owner gives a customer a kit or ends their grant of it, in the caller's transaction: it takes its
+ * turn with the customer's refunds (each sees what the other did), a revoke leaves a kit a paid line
+ * still pays for, and the customer's repository access follows. A grant that is there already, or a
+ * revoke of none, is a conflict. Answers how many repository jobs were queued.
+ */
+export async function changeCustomerGrant(
+  tx: Reader,
+  change: {
+    kind: 'grant' | 'revoke';
+    customer: { id: number; email: string };
+    kit: { id: number; title: string };
+    note: string;
+    by: number;
+  },
+): Promise<number> {
+  const { customer, kit } = change;
+  await lockBuyerRefunds(tx, customer.id);
+  if (change.kind === 'grant') {
+    const done = await grantKit(tx, { userId: customer.id, kitId: kit.id, note: change.note, by: change.by });
+    if (!done) throw new AppError('conflict', `${customer.email} has a grant of ${kit.title} already.`);
+  } else {
+    const stillPaidFor = (await paidLinesOf(tx, customer.id, [kit.id])).length > 0;
+    const done = await revokeGrant(tx, { userId: customer.id, kitId: kit.id, note: change.note, stillPaidFor });
+    if (!done) throw new AppError('conflict', `${customer.email} has no grant of ${kit.title} to revoke.`);
+  }
+  return queueRepositoryAccessSync(tx, customer.id);
 }
 
 /** What a customer owns now, with the grants in force. */

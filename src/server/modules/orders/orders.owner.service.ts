@@ -2,7 +2,11 @@ import { type SQL, sql } from 'drizzle-orm';
 import { centsToDollars } from '../../../common/money.ts';
 import type { ORDER_STATUSES } from '../../../common/schemas/owner.ts';
 import type { Reader } from '../../db/open.ts';
+import { AppError } from '../../http/errors.ts';
+import { enqueueMail } from '../../integrations/mail/outbox.ts';
+import { type MailContext, orderConfirmationMail } from '../../integrations/mail/templates.ts';
 import { addDays, dayStart, daysBetween, today, utcDay } from '../../lib/days.ts';
+import { accountsByIds } from '../accounts/accounts.owner.service.ts';
 
 /** What the owner console reads of orders (only orders' own tables). */
 
@@ -258,4 +262,28 @@ export async function salesByKit(db: Reader, now = Date.now()): Promise<Map<numb
       SELECT kit_id, units, gross_cents FROM (${liveKitDays(live, addDays(today(now), 1))}) l) k
      GROUP BY kit_id`);
   return new Map(rows.map((k) => [k.kit_id, k]));
+}
+
+// ---- Receipts ------------------------------------------------------------------------------------
+
+/**
+ * Queues a paid order's receipt again, to the buyer's address now, in the caller's transaction.
+ * Answers the order and where the receipt goes.
+ */
+export async function queueReceiptAgain(
+  tx: Reader,
+  mail: MailContext,
+  publicId: string,
+): Promise<{ publicId: string; email: string }> {
+  const order = await findOrder(tx, publicId);
+  if (!order) throw new AppError('not_found', `No order ${publicId.slice(0, 80)}.`);
+  if (!order.paid_at) throw new AppError('conflict', `Order ${order.public_id} is not paid: there is no receipt.`);
+  const buyer = (await accountsByIds(tx, [order.user_id])).get(order.user_id);
+  if (!buyer?.email) throw new AppError('not_found', `No buyer to mail for order ${order.public_id}.`);
+  const items = (order.lines ?? []).map((l) => ({ title: l.title, priceCents: l.price_cents }));
+  await enqueueMail(tx, {
+    ...orderConfirmationMail(mail, buyer, { publicId: order.public_id, items, totalCents: order.total_cents }),
+    ref: order.public_id,
+  });
+  return { publicId: order.public_id, email: buyer.email };
 }

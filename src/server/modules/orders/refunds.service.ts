@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Reader } from '../../db/open.ts';
+import type { Database, Reader } from '../../db/open.ts';
 import { AppError } from '../../http/errors.ts';
-import type { OwnerOrderRow } from './orders.owner.service.ts';
+import { PaddleApiError, requestRefund } from '../../integrations/payments/paddle-api.ts';
+import { sandboxCustomerId, sandboxRefundApproved } from '../../integrations/payments/sandbox.ts';
+import { signPaddleBody } from '../../integrations/payments/signature.ts';
+import { findOrder, type OwnerOrderRow } from './orders.owner.service.ts';
 
 /**
  * The refund rules, in one place for the provider's refunds (webhook) and the owner's.
@@ -126,4 +129,130 @@ export async function planRefund(db: Reader, order: OwnerOrderRow, kitIds: numbe
       (u) => u.covered_cents - u.credited.reduce((sum, id) => sum + (refunding.get(id) ?? 0), 0) < u.credit_cents,
     ),
   };
+}
+
+// ---- The owner's refund: reserve, ask the provider, record ------------------------------------------
+
+/** How long a reservation holds the order's refund: past the provider's timeout, then it is stale. */
+const RESERVATION_LIFETIME = sql`interval '2 minutes'`;
+
+/** A refund reserved for its order, planned, and not yet sent to the provider. */
+export type ReservedRefund = RefundPlan & {
+  orderId: string;
+  userId: number;
+  reason: string;
+};
+
+/**
+ * The provider's part of a refund, called outside any transaction: Paddle's API (which answers an
+ * adjustment to approve), or the sandbox's signed webhook (which refunds at once). A refusal the
+ * owner should read throws an AppError.
+ */
+export type RefundCall = (refund: ReservedRefund) => Promise<{ adjustmentId?: string }>;
+
+/** Paddle's refund API as a refund call: Paddle's refusal is a conflict the owner reads. */
+export const paddleRefundCall =
+  (api: Parameters<typeof requestRefund>[0]): RefundCall =>
+  async (refund) => {
+    try {
+      const answer = await requestRefund(api, {
+        transactionId: refund.transactionId,
+        reason: refund.reason,
+        itemIds: refund.lines.map((l) => l.item_id),
+      });
+      return { adjustmentId: answer.adjustmentId };
+    } catch (error) {
+      if (error instanceof PaddleApiError) throw new AppError('conflict', error.message);
+      throw error;
+    }
+  };
+
+/** The sandbox refunds at once, through the same signed webhook a real refund takes. */
+export const sandboxRefundCall =
+  (webhook: SandboxWebhook): RefundCall =>
+  async (refund) => {
+    const body = JSON.stringify(
+      sandboxRefundApproved({
+        transactionId: refund.transactionId,
+        customerId: sandboxCustomerId(refund.userId),
+        reason: refund.reason,
+        lines: refund.lines.map((l) => ({ itemId: l.item_id, amountCents: l.cents })),
+      }),
+    );
+    const delivered = await webhook.deliver(body, signPaddleBody(body, webhook.secret));
+    if (delivered.statusCode !== 200)
+      throw new Error(`The sandbox webhook answered ${delivered.statusCode}: ${delivered.body}`);
+    return {};
+  };
+
+export type SandboxWebhook = {
+  secret: string;
+  deliver: (body: string, signature: string) => Promise<{ statusCode: number; body: string }>;
+};
+
+/**
+ * Plans an owner's refund and reserves the order for it, in a short transaction of its own: a second
+ * refund of the order waits (409) until the provider has answered this one, while payments, refunds
+ * from the provider and the owner's other work go on. Answers the reservation (its time, as text to
+ * keep microseconds) with the plan.
+ */
+async function reserveRefund(
+  db: Database,
+  request: { publicId: string; kitIds: number[] | undefined; reason: string },
+): Promise<{ refund: ReservedRefund; reservation: string }> {
+  return db.transaction(async (tx) => {
+    const order = await findOrder(tx, request.publicId, true);
+    if (!order) throw new AppError('not_found', `No order ${request.publicId.slice(0, 80)}.`);
+    const plan = await planRefund(tx, order, request.kitIds);
+    const { rows } = await tx.execute<{ reserved_at: string }>(sql`
+      UPDATE orders SET refund_reserved_at = clock_timestamp()
+       WHERE id = ${order.id}
+         AND (refund_reserved_at IS NULL OR refund_reserved_at < clock_timestamp() - ${RESERVATION_LIFETIME})
+      RETURNING refund_reserved_at::text AS reserved_at`);
+    if (!rows[0])
+      throw new AppError(
+        'conflict',
+        `A refund of order ${order.public_id} is being sent to the payment provider: try again in a minute.`,
+      );
+    return {
+      refund: { ...plan, orderId: order.public_id, userId: order.user_id, reason: request.reason },
+      reservation: rows[0].reserved_at,
+    };
+  });
+}
+
+/** Ends this reservation (not a later one that found it stale). */
+async function releaseRefund(db: Reader, publicId: string, reservation: string): Promise<void> {
+  await db.execute(sql`
+    UPDATE orders SET refund_reserved_at = NULL
+     WHERE public_id = ${publicId} AND refund_reserved_at = ${reservation}::timestamptz`);
+}
+
+/**
+ * An owner's refund of an order (all its open lines, or the kits named), in three steps so that no
+ * row stays locked while the provider is asked: reserve the order and plan the refund; call the
+ * provider, outside any transaction; then release the reservation and `record` what was asked
+ * (the activity log) in one transaction. When the provider fails, the reservation is released and
+ * nothing else has changed: the owner can try again. The lines and kits change only when the
+ * provider's approved refund arrives by webhook.
+ */
+export async function refundOrder(
+  db: Database,
+  request: { publicId: string; kitIds: number[] | undefined; reason: string },
+  call: RefundCall,
+  record: (tx: Reader, refund: ReservedRefund, answer: { adjustmentId?: string }) => Promise<void>,
+): Promise<ReservedRefund> {
+  const { refund, reservation } = await reserveRefund(db, request);
+  let answer: { adjustmentId?: string };
+  try {
+    answer = await call(refund);
+  } catch (error) {
+    await releaseRefund(db, refund.orderId, reservation);
+    throw error;
+  }
+  await db.transaction(async (tx) => {
+    await releaseRefund(tx, refund.orderId, reservation);
+    await record(tx, refund, answer);
+  });
+  return refund;
 }

@@ -131,4 +131,75 @@ describe('refunds with Paddle', () => {
     ]);
     expect((await owner.get('/api/admin/activity?limit=1')).json().items[0]).toEqual(before);
   });
+
+  it('asks Paddle with no row locked, holding the order’s refund meanwhile; when Paddle fails nothing has changed and the owner can retry', async () => {
+    const { client, orderId } = await paidBuyer([kits[0]!.id]);
+    let answerNow = () => {};
+    paddleApi.answerRefunds({
+      status: 500,
+      body: { error: { type: 'api_error', code: 'internal_error', detail: 'Try again later' } },
+      until: new Promise<void>((resolve) => {
+        answerNow = resolve;
+      }),
+    });
+    paddleApi.seen.length = 0;
+    const before = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
+    const asking = owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked' });
+    await expect.poll(() => paddleApi.seen.length).toBe(1);
+
+    // While Paddle is asked: the order is not locked, and a second refund of it waits for the answer.
+    const other = await t.pool.connect();
+    try {
+      await other.query('BEGIN');
+      const locked = await other.query('SELECT id FROM orders WHERE public_id = $1 FOR UPDATE NOWAIT', [orderId]);
+      expect(locked.rowCount).toBe(1);
+      await other.query('ROLLBACK');
+    } finally {
+      other.release();
+    }
+    const second = await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked twice' });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toMatch(/being sent to the payment provider/);
+    expect(paddleApi.seen).toHaveLength(1);
+
+    answerNow();
+    const failed = await asking;
+    expect(failed.statusCode).toBe(409);
+    expect(failed.json().message).toMatch(/Try again later/);
+    const order = (await owner.get(`/api/admin/orders/${orderId}`)).json();
+    expect(order).toMatchObject({
+      status: 'paid',
+      lines: [{ kit_id: kits[0]!.id, refunded: false, refunded_amount: 0 }],
+    });
+    expect(await purchases(client)).toEqual([kits[0]!.sef_id]);
+    expect((await owner.get('/api/admin/activity?limit=1')).json().items[0]).toEqual(before);
+    const { rows } = await t.pool.query('SELECT refund_reserved_at FROM orders WHERE public_id = $1', [orderId]);
+    expect(rows[0].refund_reserved_at).toBeNull();
+
+    // The owner tries again, and Paddle takes the request.
+    paddleApi.answerRefunds({
+      status: 201,
+      body: { data: { id: 'adj_01retry', action: 'refund', status: 'pending_approval' }, meta: { request_id: 'y' } },
+    });
+    const retried = await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked' });
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ status: 'paid', refund_requested: true });
+    const activity = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
+    expect(activity).toMatchObject({ action: 'refund requested', target: `order ${orderId}` });
+    expect(activity.detail).toContain('adj_01retry');
+  });
+
+  it('takes over a reservation left stale (its request never recorded), but not a recent one', async () => {
+    const { orderId } = await paidBuyer([kits[0]!.id]);
+    paddleApi.answerRefunds({
+      status: 201,
+      body: { data: { id: 'adj_01stale', action: 'refund', status: 'pending_approval' }, meta: { request_id: 'z' } },
+    });
+    await t.pool.query('UPDATE orders SET refund_reserved_at = now() WHERE public_id = $1', [orderId]);
+    expect((await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked' })).statusCode).toBe(409);
+    await t.pool.query(`UPDATE orders SET refund_reserved_at = now() - interval '10 minutes' WHERE public_id = $1`, [
+      orderId,
+    ]);
+    expect((await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked' })).statusCode).toBe(200);
+  });
 });

@@ -1,0 +1,167 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  CustomersQuerySchema,
+  GrantSchema,
+  type OwnerCustomer,
+  type OwnerCustomerDetail,
+} from '../../../common/schemas/owner.ts';
+import type { Database } from '../../db/open.ts';
+import { AppError, parseInput } from '../../http/errors.ts';
+import { accountOf, listAccounts } from '../accounts/accounts.owner.service.ts';
+import { endAllSessions } from '../accounts/sessions.service.ts';
+import { allKits, kitById } from '../catalog/catalog.owner.service.ts';
+import { failedRepositoryJobs } from '../github/github.service.ts';
+import { changeCustomerGrant, downloadsOf, holdingsOf } from '../library/library.owner.service.ts';
+import { buyerTotals, ordersOfBuyer, paidLinesOf } from '../orders/orders.owner.service.ts';
+import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
+import { recordActivity } from './owner.service.ts';
+
+const customerAnswer = (
+  account: NonNullable<Awaited<ReturnType<typeof accountOf>>>,
+  totals: { orders: number; spent: number } | undefined,
+): OwnerCustomer => ({
+  id: account.id,
+  email: account.email,
+  name: account.name,
+  created_at: iso(account.created_at)!,
+  verified: account.verified,
+  orders: totals?.orders ?? 0,
+  spent: totals?.spent ?? 0,
+  last_sign_in: iso(account.last_sign_in),
+});
+
+/**
+ * The customers: list, one customer with what they own and how, kits granted and revoked, every
+ * session ended (inside the owner scope). Each change is written to the activity log in its transaction.
+ */
+export function registerCustomerRoutes(
+  scope: FastifyInstance,
+  deps: {
+    db: Database;
+    ownerOf: OwnerOf;
+    /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
+    githubQueued?: () => void;
+  },
+): void {
+  const { db, ownerOf } = deps;
+
+  async function customerDetail(id: number): Promise<OwnerCustomerDetail> {
+    const account = await accountOf(db, id);
+    if (!account) throw new AppError('not_found', `No customer ${id}.`);
+    const [totals, holdings, paid, downloads, orderList, kits, repositoryFailures] = await Promise.all([
+      buyerTotals(db, [id]),
+      holdingsOf(db, id),
+      paidLinesOf(db, id),
+      downloadsOf(db, id),
+      ordersOfBuyer(db, id),
+      allKits(db),
+      failedRepositoryJobs(db, id),
+    ]);
+    const titles = new Map(kits.map((k) => [k.id, k.title]));
+    const covered = new Set<number>();
+    const owned: OwnerCustomerDetail['kits'] = [];
+    for (const line of paid) {
+      covered.add(line.kit_id);
+      owned.push({
+        kit_id: line.kit_id,
+        title: titles.get(line.kit_id) ?? line.title,
+        source: 'order',
+        order_id: line.order_id,
+        granted_at: iso(line.paid_at)!,
+      });
+    }
+    for (const grant of holdings.grants) {
+      covered.add(grant.kit_id);
+      owned.push({
+        kit_id: grant.kit_id,
+        title: titles.get(grant.kit_id) ?? '',
+        source: 'grant',
+        order_id: null,
+        granted_at: iso(grant.granted_at)!,
+      });
+    }
+    // Kits owned from before grants were recorded apart (a manual entitlement).
+    for (const e of holdings.owned.filter((o) => !covered.has(o.kit_id)))
+      owned.push({
+        kit_id: e.kit_id,
+        title: titles.get(e.kit_id) ?? '',
+        source: e.source === 'grant' ? 'grant' : 'order',
+        order_id: e.source === 'grant' ? null : e.source,
+        granted_at: iso(e.granted_at)!,
+      });
+    owned.sort((a, b) => a.granted_at.localeCompare(b.granted_at) || a.kit_id - b.kit_id);
+    return {
+      ...customerAnswer(account, totals.get(id)),
+      kits: owned,
+      downloads: downloads.map((d) => ({ ...d, at: iso(d.at)! })),
+      order_list: orderList.map((o) => ({ ...o, created_at: iso(o.created_at)! })),
+      repository_failures: repositoryFailures.map((f) => ({
+        action: f.action,
+        repository: f.repository,
+        login: f.login,
+        error: f.last_error ?? '',
+        at: iso(f.at)!,
+      })),
+    };
+  }
+
+  scope.get('/customers', async (request) => {
+    const input = parseInput(CustomersQuerySchema, request.query);
+    const rows = await listAccounts(db, {
+      query: input.query || undefined,
+      after: decodeCursor(input.cursor),
+      limit: input.limit,
+    });
+    const totals = await buyerTotals(
+      db,
+      rows.map((r) => r.id),
+    );
+    return {
+      items: rows.map((r) => customerAnswer(r, totals.get(r.id))),
+      next_cursor: nextCursor(rows, input.limit),
+    };
+  });
+
+  scope.get('/customers/:id', async (request) => customerDetail(idParam(request, 'customer')));
+
+  const changeGrant = (kind: 'grant' | 'revoke') => async (request: FastifyRequest) => {
+    const id = idParam(request, 'customer');
+    const input = parseInput(GrantSchema, request.body);
+    const owner = ownerOf(request);
+    const githubJobs = await db.transaction(async (tx) => {
+      const account = await accountOf(tx, id);
+      if (!account) throw new AppError('not_found', `No customer ${id}.`);
+      const kit = await kitById(tx, input.kit_id);
+      if (!kit) throw new AppError('invalid_data', `kit_id: no kit ${input.kit_id}.`);
+      const queued = await changeCustomerGrant(tx, { kind, customer: account, kit, note: input.note, by: owner.id });
+      await recordActivity(tx, owner, {
+        action: kind === 'grant' ? 'grant kit' : 'revoke kit',
+        target: `customer ${id}`,
+        detail: `${kit.title} ${kind === 'grant' ? 'to' : 'from'} ${account.email}${input.note ? `: ${input.note}` : ''}`,
+      });
+      return queued;
+    });
+    if (githubJobs > 0) deps.githubQueued?.();
+    return customerDetail(id);
+  };
+  scope.post('/customers/:id/grant', changeGrant('grant'));
+  scope.post('/customers/:id/revoke', changeGrant('revoke'));
+
+  // A customer's every session ends at once (a stolen device, a shared computer): their next call is 401.
+  scope.post('/customers/:id/sign-out', async (request) => {
+    const id = idParam(request, 'customer');
+    const owner = ownerOf(request);
+    const ended = await db.transaction(async (tx) => {
+      const account = await accountOf(tx, id);
+      if (!account) throw new AppError('not_found', `No customer ${id}.`);
+      const count = await endAllSessions(tx, id);
+      await recordActivity(tx, owner, {
+        action: 'sign out customer',
+        target: `customer ${id}`,
+        detail: `${count} ${count === 1 ? 'session' : 'sessions'} of ${account.email}`,
+      });
+      return count;
+    });
+    return { ended };
+  });
+}

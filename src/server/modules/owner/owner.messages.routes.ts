@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { MessagesQuerySchema, ReplySchema } from '../../../common/schemas/owner.ts';
+import type { Database } from '../../db/open.ts';
+import { AppError, parseInput } from '../../http/errors.ts';
+import { enqueueMail } from '../../integrations/mail/outbox.ts';
+import { type MailContext, messageReplyMail } from '../../integrations/mail/templates.ts';
+import { findMessage, listMessages, markAnswered } from '../messages/messages.owner.service.ts';
+import { idParam, iso, type OwnerOf } from './owner.params.ts';
+import { recordActivity } from './owner.service.ts';
+
+/** The contact form's messages and the owner's replies (inside the owner scope). */
+export function registerMessageRoutes(
+  scope: FastifyInstance,
+  deps: { db: Database; mail: MailContext; ownerOf: OwnerOf; mailQueued: () => void },
+): void {
+  const { db, mail, ownerOf } = deps;
+
+  scope.get('/messages', async (request) => {
+    const { status } = parseInput(MessagesQuerySchema, request.query);
+    const rows = await listMessages(db, status);
+    return { items: rows.map((m) => ({ ...m, created_at: iso(m.created_at)! })) };
+  });
+
+  scope.post('/messages/:id/reply', async (request) => {
+    const id = idParam(request, 'message');
+    const input = parseInput(ReplySchema, request.body);
+    const owner = ownerOf(request);
+    const message = await db.transaction(async (tx) => {
+      const found = await findMessage(tx, id, true);
+      if (!found) throw new AppError('not_found', `No message ${id}.`);
+      await enqueueMail(tx, messageReplyMail(mail, found, input.body));
+      const answered = await markAnswered(tx, id);
+      await recordActivity(tx, owner, {
+        action: 'reply',
+        target: `message ${id}`,
+        detail: `Reply to ${found.email}: ${input.body.slice(0, 200)}`,
+      });
+      return answered;
+    });
+    deps.mailQueued();
+    return { ...message, created_at: iso(message.created_at)! };
+  });
+}
