@@ -9,14 +9,8 @@ import {
 } from '../../common/page-data.ts';
 import { canonicalScreenPath, INDEXABLE_SCREENS, matchScreen, type ScreenPattern } from '../../common/paths.ts';
 import type { KitProduct, KitSummary } from '../../common/schemas/catalog.ts';
-import {
-  docsTitle,
-  HOME_DESCRIPTION,
-  HOME_TITLE,
-  NOT_FOUND_TITLE,
-  SCREEN_TITLES,
-  SITE_NAME,
-} from '../../common/site.ts';
+import { renderedModules, screenOf } from '../../common/screens.ts';
+import { docsTitle, HOME_DESCRIPTION, HOME_TITLE, NOT_FOUND_TITLE, SITE_NAME } from '../../common/site.ts';
 import type { Config } from '../config.ts';
 import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { GzipSplice, PlainSplice } from '../lib/gzip-splice.ts';
@@ -135,29 +129,6 @@ export type ShellTemplate = (url: string, screenModules?: readonly string[]) => 
 /** The owner console's paths (`/admin`, `/admin/orders/x`): a screen for owners, 404 for anyone else. */
 const CONSOLE_PATH = /^\/admin(?:\/.*)?$/;
 
-/**
- * The public screens the server renders (issue 12) and the modules of their lazy code, which the
- * head preloads so that the browser hydrates without waiting for the entry script to ask for them.
- * The home page and the not-found page are in the entry itself. Any other screen (checkout, the user
- * panel, the account links from e-mails, the owner console) is rendered by the browser.
- */
-const RENDERED_SCREENS: Partial<Record<ScreenPattern, readonly string[]>> = {
-  '/': [],
-  '/product/:sefId': ['features/catalog/product-page.tsx'],
-  '/docs/:sefId': ['features/catalog/docs-page.tsx'],
-  '/docs/:sefId/:page': ['features/catalog/docs-page.tsx'],
-  '/cart': ['features/cart/cart-page.tsx'],
-  '/login': ['features/accounts/auth-layout.tsx', 'features/accounts/login-page.tsx'],
-  '/register': ['features/accounts/auth-layout.tsx', 'features/accounts/register-page.tsx'],
-  '/about': ['features/content/about-page.tsx'],
-  '/contact': ['features/messages/contact-page.tsx'],
-  '/support': ['features/messages/contact-page.tsx'],
-  '/privacy-policy': ['features/content/privacy-policy-page.tsx'],
-  '/terms-and-conditions': ['features/content/terms-page.tsx'],
-  '/refund-policy': ['features/content/refund-policy-page.tsx'],
-  '/cookie-policy': ['features/content/cookie-policy-page.tsx'],
-  '/licence': ['features/library/licence-page.tsx'],
-};
 /** The screen that shows a server-rendered page (the blog's) between the app's header and footer. */
 const STORE_PAGE_MODULES = ['features/content/blog-page.tsx'];
 const ROOT = '<div id="root"></div>';
@@ -225,7 +196,7 @@ export function registerPageShell(
     // not at the owner console's paths: whether that is a 404 is for the browser to show (it knows who
     // is signed in, which the kept page does not).
     if (!match) return { status: 404, head: notFound, rendered: !CONSOLE_PATH.test(routePath) };
-    const modules = RENDERED_SCREENS[match.pattern];
+    const modules = renderedModules(match.pattern);
     const path = canonicalScreenPath(match);
     const screen = {
       pattern: match.pattern,
@@ -234,8 +205,9 @@ export function registerPageShell(
       rendered: modules !== undefined,
       queries: modules ? (deps.screenQueries?.(match.pattern) ?? []) : [],
     };
-    switch (match.pattern) {
-      case '/': {
+    const screenHead = screenOf(match.pattern);
+    switch (screenHead.head) {
+      case 'home': {
         const { list } = await catalog.snapshot();
         return {
           status: 200,
@@ -244,7 +216,7 @@ export function registerPageShell(
           queries: [...screen.queries, [PAGE_QUERY_KEYS.products(), list]],
         };
       }
-      case '/product/:sefId': {
+      case 'product': {
         const sefId = match.params.sefId ?? '';
         const entry = await catalog.entry(sefId);
         return entry
@@ -257,8 +229,7 @@ export function registerPageShell(
           : // The screen's own not-found page: `null` is "no such kit" to it.
             { status: 404, head: notFound, ...screen, queries: [[PAGE_QUERY_KEYS.product(sefId), null]] };
       }
-      case '/docs/:sefId':
-      case '/docs/:sefId/:page': {
+      case 'docs': {
         const entry = await catalog.entry(match.params.sefId ?? '');
         const page = match.params.page;
         if (!entry?.docsJson) {
@@ -294,7 +265,7 @@ export function registerPageShell(
         return {
           status: 200,
           head: {
-            title: SCREEN_TITLES[match.pattern] ?? SITE_NAME,
+            title: screenHead.title ?? SITE_NAME,
             description: HOME_DESCRIPTION,
             canonical: INDEXABLE_SCREENS.has(match.pattern) ? `${config.publicUrl}${match.pattern}` : null,
           },
