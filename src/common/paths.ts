@@ -1,39 +1,10 @@
-/**
- * The screens the single-page app serves. The server answers 200 with the page shell for these
- * and 404 (with the same shell, which then shows the not-found page) for anything else, so the
- * two sides can never disagree about what exists. A `private` screen means something only to a
- * visitor's own session (the shell marks it `noindex`); search engines may index the others.
- */
-const SCREENS = {
-  '/': 'indexed',
-  '/product/:sefId': 'indexed',
-  '/docs/:sefId': 'indexed',
-  '/docs/:sefId/:page': 'indexed',
-  '/cart': 'private',
-  '/checkout': 'private',
-  '/login': 'indexed',
-  '/register': 'indexed',
-  '/forgot-password': 'private',
-  '/reset-password': 'private',
-  '/email/verify': 'private',
-  '/email/change': 'private',
-  '/exit': 'private',
-  '/user-panel': 'private',
-  '/user-panel/item/:sefId': 'private',
-  '/about': 'indexed',
-  '/contact': 'indexed',
-  '/support': 'indexed',
-  '/privacy-policy': 'indexed',
-  '/terms-and-conditions': 'indexed',
-  '/refund-policy': 'indexed',
-  '/cookie-policy': 'indexed',
-  '/licence': 'indexed',
-} as const;
+import { SCREEN_PATTERNS, SCREENS, type ScreenPattern } from './screens.ts';
 
-export type ScreenPattern = keyof typeof SCREENS;
-export const SCREEN_PATTERNS = Object.keys(SCREENS) as ScreenPattern[];
-/** Screens search engines may index: all but the private ones. */
-export const INDEXABLE_SCREENS = new Set<string>(SCREEN_PATTERNS.filter((pattern) => SCREENS[pattern] === 'indexed'));
+export { SCREEN_PATTERNS, type ScreenPattern };
+/** Screens search engines may index: all but the private ones (screens.ts). */
+export const INDEXABLE_SCREENS = new Set<string>(
+  SCREEN_PATTERNS.filter((pattern) => SCREENS[pattern].access === 'indexed'),
+);
 
 /** '/' -> '', '/shop/' -> '/shop' */
 export function normaliseBasePath(basePath: string): string {
@@ -41,7 +12,7 @@ export function normaliseBasePath(basePath: string): string {
   return trimmed === '/' ? '' : trimmed;
 }
 
-// Pure: the browser bundle, which never matches screens this way, leaves it out.
+// Compiled once, where first needed: pure, so a bundle that never matches screens leaves it out.
 const compiled = /* @__PURE__ */ SCREEN_PATTERNS.map((pattern) => {
   const names: string[] = [];
   const source = pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => {

@@ -24,6 +24,7 @@ import type { JobCounts } from './lib/job-runner.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { CATALOG_LIST_PATH, keptList, registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { catalogScreenHeads } from './modules/catalog/catalog.screens.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
 import type { BlogPost } from './modules/content/blog.service.ts';
@@ -222,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const shell = registerPageShell(scope, {
         config,
         catalog,
+        heads: catalogScreenHeads(catalog, config),
         template: deps.template,
         render: deps.render,
         screenQueries: contentScreenQueries(contentPages),

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { heroScreenshot } from '../../common/hero-image.ts';
 import {
   type ClientConfig,
   type InitialData,
@@ -8,38 +7,25 @@ import {
   type PageQuery,
 } from '../../common/page-data.ts';
 import { canonicalScreenPath, INDEXABLE_SCREENS, matchScreen, type ScreenPattern } from '../../common/paths.ts';
-import type { KitProduct, KitSummary } from '../../common/schemas/catalog.ts';
-import {
-  docsTitle,
-  HOME_DESCRIPTION,
-  HOME_TITLE,
-  NOT_FOUND_TITLE,
-  SCREEN_TITLES,
-  SITE_NAME,
-} from '../../common/site.ts';
+import { renderedModules, screenOf } from '../../common/screens.ts';
+import { HOME_DESCRIPTION, NOT_FOUND_TITLE, SITE_NAME } from '../../common/site.ts';
 import type { Config } from '../config.ts';
 import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { GzipSplice, PlainSplice } from '../lib/gzip-splice.ts';
+import type { PageHead, ScreenHeadBuilders } from '../lib/page-head.ts';
 import { shopCookies } from './cookies.ts';
 import type { SendStorePage, StorePage } from './html-page.ts';
 import { KeptPages, keptPageKey } from './kept-pages.ts';
 import { acceptedEncoding, sendCompressed, VARY_ENCODING } from './precompressed.ts';
 
 /**
- * A kit as the shell needs it: its product answer (head, JSON-LD and the rendered page), its
- * documentation pages and their answer (`GET /api/docs/{sef_id}`, serialised).
- */
-export type ShellKit = { product: KitProduct; kit: { docs: { slug: string }[] }; docsJson: string | null };
-
-/**
  * The catalog as the shell reads it (the catalog feature's own `Catalog` fits): the shell keeps the
- * pages it rendered until `snapshot()` answers another object; `list` is the home page's kits.
+ * pages it rendered until `snapshot()` answers another object.
  */
 export type ShellCatalog = {
-  snapshot(): Promise<{ list: KitSummary[] }>;
+  snapshot(): Promise<object>;
   /** The snapshot `snapshot()` would answer, if it is in memory already. */
   loaded(): object | undefined;
-  entry(sefId: string): Promise<ShellKit | undefined>;
 };
 
 /** TanStack Query keys and the answers a screen asks for with them (`#page-queries`). */
@@ -55,18 +41,7 @@ export type PageRenderer = (input: {
   queries: PageQueries;
 }) => Promise<string | null>;
 
-type Head = {
-  title: string;
-  description: string;
-  canonical: string | null;
-  image?: string;
-  jsonLd?: object;
-  type?: string;
-  /** Trusted head HTML of a server-rendered page. */
-  extra?: string;
-};
-
-function renderHead(head: Head, config: Config): string {
+function renderHead(head: PageHead, config: Config): string {
   const tags = [
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
@@ -89,75 +64,12 @@ function renderHead(head: Head, config: Config): string {
   return tags.join('\n    ');
 }
 
-/**
- * The product hero's screenshot (the page's largest paint on a wide screen), asked for with the
- * page rather than once its markup is parsed; phones, where it sits below the first screen, skip it.
- */
-function heroPreload(product: KitProduct, config: Config): string | undefined {
-  const hero = heroScreenshot(product, config.basePath);
-  if (!hero) return undefined;
-  return `<link rel="preload" as="image" href="${escapeHtml(hero.src)}" imagesrcset="${escapeHtml(hero.srcSet)}" imagesizes="${escapeHtml(hero.sizes)}" media="(min-width: 992px)" fetchpriority="high">`;
-}
-
-function productHead(entry: ShellKit, config: Config): Head {
-  const { product } = entry;
-  const url = `${config.publicUrl}/product/${product.sef_id}`;
-  const images = product.details.screenshots.map((s) => `${config.publicUrl}/${s.url}`);
-  return {
-    extra: heroPreload(product, config),
-    title: product.title,
-    description: product.spot,
-    canonical: url,
-    image: images[0],
-    type: 'product',
-    jsonLd: {
-      '@context': 'https://schema.org',
-      '@type': 'Product',
-      name: product.title,
-      description: product.spot,
-      sku: product.sef_id,
-      image: images,
-      brand: { '@type': 'Brand', name: SITE_NAME },
-      offers: {
-        '@type': 'Offer',
-        url,
-        price: product.price.toFixed(2),
-        priceCurrency: 'USD',
-        availability: 'https://schema.org/InStock',
-      },
-    },
-  };
-}
-
 /** The HTML shell for a URL; `screenModules` name the lazy screen's modules to preload (source paths under src/web). */
 export type ShellTemplate = (url: string, screenModules?: readonly string[]) => Promise<string> | string;
 
 /** The owner console's paths (`/admin`, `/admin/orders/x`): a screen for owners, 404 for anyone else. */
 const CONSOLE_PATH = /^\/admin(?:\/.*)?$/;
 
-/**
- * The public screens the server renders (issue 12) and the modules of their lazy code, which the
- * head preloads so that the browser hydrates without waiting for the entry script to ask for them.
- * The home page and the not-found page are in the entry itself. Any other screen (checkout, the user
- * panel, the account links from e-mails, the owner console) is rendered by the browser.
- */
-const RENDERED_SCREENS: Partial<Record<ScreenPattern, readonly string[]>> = {
-  '/': [],
-  '/product/:sefId': ['features/catalog/product-page.tsx'],
-  '/docs/:sefId': ['features/catalog/docs-page.tsx'],
-  '/docs/:sefId/:page': ['features/catalog/docs-page.tsx'],
-  '/cart': ['features/cart/cart-page.tsx'],
-  '/login': ['features/accounts/auth-layout.tsx', 'features/accounts/login-page.tsx'],
-  '/register': ['features/accounts/auth-layout.tsx', 'features/accounts/register-page.tsx'],
-  '/about': ['features/content/about-page.tsx'],
-  '/contact': ['features/messages/contact-page.tsx'],
-  '/support': ['features/messages/contact-page.tsx'],
-  '/privacy-policy': ['features/content/privacy-policy-page.tsx'],
-  '/terms-and-conditions': ['features/content/terms-page.tsx'],
-  '/refund-policy': ['features/content/refund-policy-page.tsx'],
-  '/cookie-policy': ['features/content/cookie-policy-page.tsx'],
-  '/licence': ['features/library/licence-page.tsx'],
-};
 /** The screen that shows a server-rendered page (the blog's) between the app's header and footer. */
 const STORE_PAGE_MODULES = ['features/content/blog-page.tsx'];
 const ROOT = '<div id="root"></div>';
@@ -173,6 +85,8 @@ export function registerPageShell(
   deps: {
     config: Config;
     catalog: ShellCatalog;
+    /** The heads of the screens a feature builds (`head` in screens.ts), and the answers they render with. */
+    heads: ScreenHeadBuilders;
     template: ShellTemplate;
     googleEnabled: boolean;
     cache: boolean;
@@ -203,7 +117,7 @@ export function registerPageShell(
     cookies: { session: cookies.session, csrf: cookies.csrf, oidc: cookies.oidc, signIn: cookies.signIn },
   };
   const clientConfigJson = scriptJson(clientConfig);
-  const notFound: Head = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };
+  const notFound: PageHead = { title: NOT_FOUND_TITLE, description: HOME_DESCRIPTION, canonical: null };
 
   /**
    * What the shell needs to render a route: its status and head, and for a rendered screen its code
@@ -211,7 +125,7 @@ export function registerPageShell(
    */
   type Found = {
     status: number;
-    head: Head;
+    head: PageHead;
     modules?: readonly string[];
     queries?: PageQueries;
     rendered: boolean;
@@ -225,7 +139,7 @@ export function registerPageShell(
     // not at the owner console's paths: whether that is a 404 is for the browser to show (it knows who
     // is signed in, which the kept page does not).
     if (!match) return { status: 404, head: notFound, rendered: !CONSOLE_PATH.test(routePath) };
-    const modules = RENDERED_SCREENS[match.pattern];
+    const modules = renderedModules(match.pattern);
     const path = canonicalScreenPath(match);
     const screen = {
       pattern: match.pattern,
@@ -234,73 +148,22 @@ export function registerPageShell(
       rendered: modules !== undefined,
       queries: modules ? (deps.screenQueries?.(match.pattern) ?? []) : [],
     };
-    switch (match.pattern) {
-      case '/': {
-        const { list } = await catalog.snapshot();
-        return {
-          status: 200,
-          head: { title: HOME_TITLE, description: HOME_DESCRIPTION, canonical: `${config.publicUrl}/` },
-          ...screen,
-          queries: [...screen.queries, [PAGE_QUERY_KEYS.products(), list]],
-        };
-      }
-      case '/product/:sefId': {
-        const sefId = match.params.sefId ?? '';
-        const entry = await catalog.entry(sefId);
-        return entry
-          ? {
-              status: 200,
-              head: productHead(entry, config),
-              ...screen,
-              queries: [...screen.queries, [PAGE_QUERY_KEYS.product(entry.product.sef_id), entry.product]],
-            }
-          : // The screen's own not-found page: `null` is "no such kit" to it.
-            { status: 404, head: notFound, ...screen, queries: [[PAGE_QUERY_KEYS.product(sefId), null]] };
-      }
-      case '/docs/:sefId':
-      case '/docs/:sefId/:page': {
-        const entry = await catalog.entry(match.params.sefId ?? '');
-        const page = match.params.page;
-        if (!entry?.docsJson) {
-          return {
-            status: 404,
-            head: notFound,
-            ...screen,
-            queries: [[PAGE_QUERY_KEYS.docs(match.params.sefId ?? ''), null]],
-          };
-        }
-        if (page && !entry.kit.docs.some((d) => d.slug === page)) {
-          // The docs screen shows its not-found page for a page the kit's docs lack.
-          return {
-            status: 404,
-            head: notFound,
-            ...screen,
-            queries: [[PAGE_QUERY_KEYS.docs(entry.product.sef_id), JSON.parse(entry.docsJson)]],
-          };
-        }
-        const { title, spot } = entry.product;
-        return {
-          status: 200,
-          head: {
-            title: docsTitle(title),
-            description: `Documentation for ${title}: ${spot}`,
-            canonical: `${config.publicUrl}${path}`,
-          },
-          ...screen,
-          queries: [...screen.queries, [PAGE_QUERY_KEYS.docs(entry.product.sef_id), JSON.parse(entry.docsJson)]],
-        };
-      }
-      default:
-        return {
-          status: 200,
-          head: {
-            title: SCREEN_TITLES[match.pattern] ?? SITE_NAME,
-            description: HOME_DESCRIPTION,
-            canonical: INDEXABLE_SCREENS.has(match.pattern) ? `${config.publicUrl}${match.pattern}` : null,
-          },
-          ...screen,
-        };
+    const { head: headKey, title } = screenOf(match.pattern);
+    if (headKey) {
+      const built = await deps.heads[headKey]({ params: match.params, path });
+      return built.head
+        ? { status: 200, head: built.head, ...screen, queries: [...screen.queries, ...built.queries] }
+        : { status: 404, head: notFound, ...screen, queries: built.queries };
     }
+    return {
+      status: 200,
+      head: {
+        title: title ?? SITE_NAME,
+        description: HOME_DESCRIPTION,
+        canonical: INDEXABLE_SCREENS.has(match.pattern) ? `${config.publicUrl}${match.pattern}` : null,
+      },
+      ...screen,
+    };
   }
 
   /** The screen's HTML, or null: then the browser renders it (a failure is logged, never shown). */
@@ -387,7 +250,7 @@ export function registerPageShell(
     return parts;
   }
 
-  const consoleHead: Head = { title: 'Admin — Kitshop', description: HOME_DESCRIPTION, canonical: null };
+  const consoleHead: PageHead = { title: 'Admin — Kitshop', description: HOME_DESCRIPTION, canonical: null };
   let consoleParts: Parts | undefined;
   async function consolePartsFor(url: string) {
     const render = () => renderParts(url, { status: 200, head: consoleHead, rendered: false });
@@ -509,7 +372,7 @@ export function registerPageShell(
    * rendered here like any public screen (not kept: it is small, and the blog keeps its own posts).
    */
   const sendPage: SendStorePage = async (request, reply, page: StorePage) => {
-    const head: Head = {
+    const head: PageHead = {
       title: page.title,
       description: page.description,
       canonical: page.canonical,

@@ -1,16 +1,12 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import { matchScreen } from '../../common/paths.ts';
+import { screenOf } from '../../common/screens.ts';
 
-const PAGE_TYPES: [RegExp, string][] = [
-  [/^\/cart\/?$/, 'cart'],
-  [/^\/checkout\/?$/, 'checkout'],
-  [/^\/login\/?$/, 'login'],
-  [/^\/product\/[^/]+\/?$/, 'product'],
-];
-
-/** `document.body.dataset.pageType`: cart, checkout, login or product on those routes, absent elsewhere. */
+/** `document.body.dataset.pageType`: the screen's `pageType` (screens.ts), absent where it has none. */
 export function pageTypeFor(routePath: string): string | undefined {
-  return PAGE_TYPES.find(([pattern]) => pattern.test(routePath))?.[1];
+  const match = matchScreen(routePath);
+  return match ? screenOf(match.pattern).pageType : undefined;
 }
 
 /**

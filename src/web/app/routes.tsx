@@ -1,126 +1,86 @@
 import type { ComponentType } from 'react';
 import { matchRoutes, type RouteObject, useRoutes } from 'react-router';
+import { componentName, SCREEN_PATTERNS, type ScreenPattern, screenOf } from '../../common/screens.ts';
 import { NotFoundPage } from '../components/not-found-page.tsx';
 import { HomePage } from '../features/catalog/home-page.tsx';
 import { type LazyScreen, lazyScreen } from '../lib/lazy-screen.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 
+/** The code of every screen and layout screens.ts may name, each its own chunk (keyed `/features/...`). */
+const SCREEN_CODE = import.meta.glob<Record<string, ComponentType | undefined>>([
+  '/features/*/*-page.tsx',
+  '/features/*/*-layout.tsx',
+  '/app/*-page.tsx',
+  '!/features/admin/**',
+  // In the first load (IN_ENTRY).
+  '!/features/catalog/home-page.tsx',
+]);
+
+const ownerConsole = lazyScreen(() => import('../features/admin/admin-route.tsx').then((m) => m.AdminRoute));
+
+/** The screens in the first load, by module: no chunk of their own. */
+const IN_ENTRY: Record<string, ComponentType> = { 'features/catalog/home-page.tsx': HomePage };
+
 /** A route whose screen is a lazy chunk: its element, and its code's preload for `preloadScreens`. */
-function screen(load: () => Promise<ComponentType>): Pick<RouteObject, 'element' | 'handle'> {
-  const Screen: LazyScreen = lazyScreen(load);
-  return { element: <Screen />, handle: { preload: Screen.preload } };
+function lazyRoute(Screen: LazyScreen, key?: string): Pick<RouteObject, 'element' | 'handle'> {
+  return { element: <Screen key={key} />, handle: { preload: Screen.preload } };
 }
 
+/** One lazy screen per module: its chunk is loaded and preloaded once, whichever path shows it. */
+const lazyScreens = new Map<string, LazyScreen>();
+function moduleScreen(module: string): LazyScreen {
+  let Screen = lazyScreens.get(module);
+  if (!Screen) {
+    const load = SCREEN_CODE[`/${module}`];
+    if (!load) throw new Error(`screens.ts names ${module}, which is not a screen's module`);
+    const name = componentName(module);
+    Screen = lazyScreen(() =>
+      load().then((exports) => {
+        const component = exports[name];
+        if (!component) throw new Error(`${module} exports no ${name}`);
+        return component;
+      }),
+    );
+    lazyScreens.set(module, Screen);
+  }
+  return Screen;
+}
+
+/** The route of a screen of screens.ts: its path relative to its layout, and its code. */
+function screenRoute(pattern: ScreenPattern): RouteObject {
+  const { module } = screenOf(pattern);
+  const Entry = IN_ENTRY[module];
+  // The paths of one module stay one mounted screen (`/docs/:sefId` and its pages), unless their
+  // titles differ: /contact and /support are two screens, each with its own form.
+  const code = Entry ? { element: <Entry /> } : lazyRoute(moduleScreen(module), screenOf(pattern).title);
+  return pattern === '/' ? { index: true, ...code } : { path: pattern.slice(1), ...code };
+}
+
+const inLayout = (layout: string | undefined) =>
+  SCREEN_PATTERNS.filter((pattern) => screenOf(pattern).layout === layout).map(screenRoute);
+const layouts = [...new Set(SCREEN_PATTERNS.map((pattern) => screenOf(pattern).layout))].filter(
+  (layout) => layout !== undefined,
+);
+
 /**
- * Every screen. The home page ships in the first load; every other screen is its own chunk.
- * Keep in step with SCREEN_PATTERNS in src/common/paths.ts (the server's list of what exists).
+ * Every screen of src/common/screens.ts, in the shop's layout or the one it names, and the routes
+ * that are not screens of their own. The home page ships in the first load; every other screen is
+ * its own chunk.
  */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      { index: true, element: <HomePage /> },
-      {
-        path: 'product/:sefId',
-        ...screen(() => import('../features/catalog/product-page.tsx').then((m) => m.ProductPage)),
-      },
-      {
-        path: 'docs/:sefId/:page?',
-        ...screen(() => import('../features/catalog/docs-page.tsx').then((m) => m.DocsPage)),
-      },
-      {
-        path: 'cart',
-        ...screen(() => import('../features/cart/cart-page.tsx').then((m) => m.CartPage)),
-      },
-      {
-        path: 'checkout',
-        ...screen(() => import('../features/checkout/checkout-page.tsx').then((m) => m.CheckoutPage)),
-      },
-      {
-        path: 'forgot-password',
-        ...screen(() => import('../features/accounts/forgot-password-page.tsx').then((m) => m.ForgotPasswordPage)),
-      },
-      {
-        path: 'reset-password',
-        ...screen(() => import('../features/accounts/reset-password-page.tsx').then((m) => m.ResetPasswordPage)),
-      },
-      {
-        path: 'email/verify',
-        ...screen(() => import('../features/accounts/verify-email-page.tsx').then((m) => m.VerifyEmailPage)),
-      },
-      {
-        path: 'email/change',
-        ...screen(() => import('../features/accounts/email-change-page.tsx').then((m) => m.EmailChangePage)),
-      },
-      {
-        path: 'exit',
-        ...screen(() => import('../features/accounts/exit-page.tsx').then((m) => m.ExitPage)),
-      },
-      {
-        path: 'user-panel',
-        ...screen(() => import('./user-panel-page.tsx').then((m) => m.UserPanelPage)),
-      },
-      {
-        path: 'user-panel/item/:sefId',
-        ...screen(() => import('../features/library/item-page.tsx').then((m) => m.ItemPage)),
-      },
-      {
-        path: 'about',
-        ...screen(() => import('../features/content/about-page.tsx').then((m) => m.AboutPage)),
-      },
-      // One page for both: it reads the path for its title and heading.
-      {
-        path: 'contact',
-        ...screen(() => import('../features/messages/contact-page.tsx').then((m) => m.ContactPage)),
-      },
-      {
-        path: 'support',
-        ...screen(() => import('../features/messages/contact-page.tsx').then((m) => m.ContactPage)),
-      },
-      {
-        path: 'privacy-policy',
-        ...screen(() => import('../features/content/privacy-policy-page.tsx').then((m) => m.PrivacyPolicyPage)),
-      },
-      {
-        path: 'terms-and-conditions',
-        ...screen(() => import('../features/content/terms-page.tsx').then((m) => m.TermsPage)),
-      },
-      {
-        path: 'refund-policy',
-        ...screen(() => import('../features/content/refund-policy-page.tsx').then((m) => m.RefundPolicyPage)),
-      },
-      {
-        path: 'cookie-policy',
-        ...screen(() => import('../features/content/cookie-policy-page.tsx').then((m) => m.CookiePolicyPage)),
-      },
-      {
-        path: 'licence',
-        ...screen(() => import('../features/library/licence-page.tsx').then((m) => m.LicencePage)),
-      },
+      ...inLayout(undefined),
       // The blog: pages the server renders (GET /blog, /blog/:slug), shown in this layout.
-      {
-        path: 'blog/*',
-        ...screen(() => import('../features/content/blog-page.tsx').then((m) => m.BlogPage)),
-      },
-      // The owner console (issue 11): its route's module is all the first load knows of it.
-      { path: 'admin/*', ...screen(() => import('../features/admin/admin-route.tsx').then((m) => m.AdminRoute)) },
+      { path: 'blog/*', ...lazyRoute(moduleScreen('features/content/blog-page.tsx')) },
+      // The owner console: its route's module is all the first load knows of it.
+      { path: 'admin/*', ...lazyRoute(ownerConsole) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
-  {
-    // Sign in and sign up: a centred card without the shop's header and footer.
-    ...screen(() => import('../features/accounts/auth-layout.tsx').then((m) => m.AuthLayout)),
-    children: [
-      {
-        path: 'login',
-        ...screen(() => import('../features/accounts/login-page.tsx').then((m) => m.LoginPage)),
-      },
-      {
-        path: 'register',
-        ...screen(() => import('../features/accounts/register-page.tsx').then((m) => m.RegisterPage)),
-      },
-    ],
-  },
+  // Sign in and sign up: a centred card without the shop's header and footer.
+  ...layouts.map((layout) => ({ ...lazyRoute(moduleScreen(layout)), children: inLayout(layout) })),
 ];
 
 /** The screens at `pathname` (base path included) with their code loaded: before hydrating or rendering one. */

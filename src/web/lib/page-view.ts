@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { SCREEN_TITLES } from '../../common/site.ts';
+import { type ScreenPattern, screenOf } from '../../common/screens.ts';
 import { trackPageView } from './analytics.ts';
 
 let tracked: { key: string; page: string } | null = null;
@@ -22,7 +22,7 @@ export function useTitleAndPageView(title: string | undefined): void {
   }, [title, location.key, location.pathname, location.search]);
 }
 
-/** The same for a screen with a fixed title: its entry in SCREEN_TITLES (`'/cart'`), once `ready`. */
-export function useScreenTitleAndPageView(pattern: string, ready = true): void {
-  useTitleAndPageView(ready ? SCREEN_TITLES[pattern] : undefined);
+/** The same for a screen with a fixed title: its `title` in screens.ts (`'/cart'`), once `ready`. */
+export function useScreenTitleAndPageView(pattern: ScreenPattern, ready = true): void {
+  useTitleAndPageView(ready ? screenOf(pattern).title : undefined);
 }

@@ -1,25 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { PAGE_QUERY_KEYS } from '../../../common/page-data.ts';
-import type { ScreenPattern } from '../../../common/paths.ts';
-import type { ContentPage, ContentPageName } from '../../../common/schemas/content.ts';
+import type { ContentPage } from '../../../common/schemas/content.ts';
+import { type ScreenPattern, screenOf } from '../../../common/screens.ts';
 import { AppError } from '../../http/errors.ts';
 import type { ContentPages } from './pages.service.ts';
-
-/** The screens that show a text, and which. */
-const TEXT_SCREENS: Partial<Record<ScreenPattern, ContentPageName>> = {
-  '/about': 'about',
-  '/privacy-policy': 'privacy-policy',
-  '/terms-and-conditions': 'terms-and-conditions',
-  '/refund-policy': 'refund-policy',
-  '/cookie-policy': 'cookie-policy',
-  '/licence': 'licence',
-};
 
 /** The text a screen is rendered with on the server (the shell's `screenQueries`), under the key `useContentPage` asks with. */
 export const contentScreenQueries =
   (pages: ContentPages) =>
   (pattern: ScreenPattern): [key: readonly unknown[], page: ContentPage][] => {
-    const name = TEXT_SCREENS[pattern];
+    const name = screenOf(pattern).text;
     const page = name && pages.get(name);
     return page ? [[PAGE_QUERY_KEYS.contentPage(name), page]] : [];
   };

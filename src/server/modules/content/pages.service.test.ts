@@ -9,7 +9,13 @@ import { CONTENT_PAGE_NAMES, contentPageSchema } from '../../../common/schemas/c
 import { loadConfig } from '../../config.ts';
 import { registerErrorHandler } from '../../http/errors.ts';
 import { registerContentPageRoutes } from './pages.routes.ts';
-import { type ContentValues, contentValues, loadContentPages, loadShopContentPages } from './pages.service.ts';
+import {
+  type ContentValues,
+  contentValues,
+  loadContentPages,
+  loadShopContentPages,
+  refundTermValues,
+} from './pages.service.ts';
 
 const LEGAL = path.join(DEMO_CATALOG, 'legal');
 const config = (env: Record<string, string> = {}) =>
@@ -71,6 +77,19 @@ describe("the shop's texts (content/legal)", () => {
     // The lead comes first, then one section per heading.
     expect(pages.get('about')!.html).toMatch(/^<p>We sell production-ready starter kits/);
     expect(pages.get('licence')!.html.match(/<section>/g)).toHaveLength(12);
+  });
+
+  it('states the refund terms of content/refund-terms.json, which the web app states too', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kitshop-terms-'));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'terms.json'), JSON.stringify({ days: 30, critical_bug_fix_days: 3 }));
+    const values = { ...contentValues(config()), ...refundTermValues(path.join(dir, 'terms.json')) };
+    const refund = loadContentPages([LEGAL], values).get('refund-policy')!.html;
+    expect(refund).toContain('within 30 days of purchase');
+    expect(refund).toContain('cannot be fixed within 3 days');
+    expect(refund).not.toMatch(/\b14 days/);
+    writeFileSync(path.join(dir, 'terms.json'), JSON.stringify({ days: '14' }));
+    expect(() => refundTermValues(path.join(dir, 'terms.json'))).toThrow();
   });
 
   it('puts links to the shop under its base path', () => {

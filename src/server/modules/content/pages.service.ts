@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { ANALYTICS_CONSENT_KEY, ANALYTICS_CONSENT_MONTHS } from '../../../common/constants.ts';
 import { DAY, longDate } from '../../../common/dates.ts';
 import { CONTENT_PAGE_NAMES, type ContentPage, contentPageSchema } from '../../../common/schemas/content.ts';
@@ -18,10 +19,24 @@ export type ContentPages = {
 /** What a text's `{{placeholder}}` stands for; a boolean one opens a `{{#name}}...{{/name}}` part. */
 export type ContentValues = Record<string, string | number | boolean>;
 
+/**
+ * The refund policy's terms (content/refund-terms.json), which the web app's home page and price
+ * facts state from the same file: a text says them as `{{refund_days}}` and `{{refund_bug_fix_days}}`.
+ */
+export function refundTermValues(file = path.resolve('content', 'refund-terms.json')): ContentValues {
+  const terms = refundTermsSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  return { refund_days: terms.days, refund_bug_fix_days: terms.critical_bug_fix_days };
+}
+const refundTermsSchema = z.object({
+  days: z.number().int().positive(),
+  critical_bug_fix_days: z.number().int().positive(),
+});
+
 /** The shop's own facts the texts state, from its configuration, so a text never disagrees with the shop. */
 export function contentValues(config: Config): ContentValues {
   const cookies = shopCookies(config);
   return {
+    ...refundTermValues(),
     support_email: config.supportEmail,
     session_cookie: cookies.session,
     csrf_cookie: cookies.csrf,

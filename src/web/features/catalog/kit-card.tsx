@@ -6,6 +6,7 @@ import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { appUrl } from '../../lib/initial-data.ts';
+import { REFUND_TERMS } from '../../lib/refund-terms.ts';
 import { BundleCardLine } from './bundle-card-line.tsx';
 
 export const PAY_BY_CARD = 'Pay by card through Paddle';
@@ -32,7 +33,7 @@ function CardFacts({ kit }: { kit: KitSummary }) {
         <Icon name="shield" size={16} /> Licence: unlimited personal, commercial and client projects
       </p>
       <p>
-        <Icon name="check" size={16} /> 14-day refund policy
+        <Icon name="check" size={16} /> {REFUND_TERMS.days}-day refund policy
       </p>
       <p>
         <Icon name="card" size={16} /> {PAY_BY_CARD}

@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
 import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
+import { REFUND_TERMS } from '../../lib/refund-terms.ts';
 import { PAY_BY_CARD, VersionLine } from './kit-card.tsx';
 
 /**
  * What a buyer gets for the price beside it (product hero and closing banner): the current version
- * and its day, the licence in one line, the refund policy's 14 days (its real conditions, not a
+ * and its day, the licence in one line, the refund policy's days (its real conditions, not a
  * money-back promise) and how to pay. A home card has its shorter CardFacts.
  */
 export function PurchaseFacts({ kit }: { kit: KitSummary }) {
@@ -22,8 +23,8 @@ export function PurchaseFacts({ kit }: { kit: KitSummary }) {
       <p>
         <Icon name="check" size={16} />
         <span>
-          Refund within 14 days if the kit never arrives or a critical bug is not fixed in 7 days (
-          <Link to="/refund-policy">refund policy</Link>)
+          Refund within {REFUND_TERMS.days} days if the kit never arrives or a critical bug is not fixed in{' '}
+          {REFUND_TERMS.critical_bug_fix_days} days (<Link to="/refund-policy">refund policy</Link>)
         </span>
       </p>
       <p>
