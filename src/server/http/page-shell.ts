@@ -450,6 +450,11 @@ export function registerPageShell(
       if (!user && !parts.shared) return reply.send(anonymousPage(parts, request.url).gzip.with(csrf));
       return reply.send(gzipOf(parts).with(initialData(request.url, csrf, user, owner)));
     }
+    if (parts.kept && !user && !parts.shared && !acceptedEncoding(request)) {
+      // A client that takes no compression (many crawlers and link previews): the kept bytes as they
+      // are, around its token.
+      return reply.send(Buffer.concat(anonymousPage(parts, request.url).plain.pieces(csrf)));
+    }
     const middle = initialData(request.url, csrf, user, owner);
     // A page rendered for this request only is compressed now, if at all.
     return sendCompressed(request, reply, Buffer.concat([parts.before, middle, parts.after]));
