@@ -1,8 +1,11 @@
 // Bundles the built server (tsc's output in dist/node) into its entry file and a few chunks beside it,
 // with esbuild. Node then loads a handful of files at start instead of about 900 modules (ours and
-// those of node_modules), each resolved, read and compiled on its own: a second start is 0.2-0.3 s
-// shorter (docs/operations.md, "Start-up"). The modules stay in dist/node too: the owner commands
-// (dist/node/server/cli.js) run from them.
+// those of node_modules), each resolved, read and compiled on its own (docs/operations.md,
+// "Start-up"; docs/decisions/019 has the figures). The modules stay in dist/node too: the owner
+// commands (dist/node/server/cli.js) run from them. Node's own answer to that cost is its module
+// compile cache (https://nodejs.org/api/module.html#moduleenablecompilecachecachedir, Node 22.1+);
+// once the oldest Node the shop supports has it, bundle-server.test.ts fails as a reminder to time a
+// start without the bundle and drop it if it keeps up.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -55,8 +58,8 @@ export async function bundleServer({ entry, ownDir }) {
     target: 'node20.19', // package.json's engines
     external: EXTERNAL,
     // No keepNames: it wraps every function in `__name()`, an Object.defineProperty at each creation,
-    // so a closure made per call (Fastify's hooks, accept-negotiator's match) cost one per request:
-    // 5% of a page answer's CPU (issue 12, perf). Names stay as written unless two top-level names of
+    // so a closure made per call (Fastify's hooks, accept-negotiator's match) cost one per request.
+    // Names stay as written unless two top-level names of
     // the bundle collide: esbuild then renames the second (`escapeHtml2`), as it did for a few helper
     // functions of ours and none of our classes. Our errors set `name` themselves.
     keepNames: false,

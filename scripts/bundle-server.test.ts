@@ -88,3 +88,14 @@ describe('the server bundle', () => {
     expect(bundled).not.toContain('__name(');
   });
 });
+
+describe('the server bundle', () => {
+  it('is still needed: the oldest Node the shop supports has no module compile cache', () => {
+    const engines: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node;
+    const oldest = Number(/\d+/.exec(engines)?.[0]);
+    expect(
+      oldest,
+      "the bundle's expiry: with Node 22's module.enableCompileCache(), time a second start unbundled and drop the bundle if it keeps up",
+    ).toBeLessThan(22);
+  });
+});

@@ -6,24 +6,23 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
-import { shopCookies } from './http/cookies.ts';
-import { type DirectAnswer, keptAnswers, serverWithDirectAnswers } from './http/direct-answers.ts';
 import { AppError, clientErrorHandler, frameworkErrorHandler, registerErrorHandler } from './http/errors.ts';
 import { registerHtmlPageAssets } from './http/html-page.ts';
 import type { KeptPages } from './http/kept-pages.ts';
 import { type PageRenderer, registerPageShell, type ShellPage, type ShellTemplate } from './http/page-shell.ts';
 import { ON_THE_FLY } from './http/precompressed.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
-import { registerSecurity, securityHeaders } from './http/security.ts';
+import { DEFAULT_CACHE_CONTROL, registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
 import type { GithubOAuth, GithubRepositories } from './integrations/github/github.ts';
 import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import type { JobCounts } from './lib/job-runner.ts';
+import { OneLinePerRequest } from './lib/log.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
-import { CATALOG_LIST_PATH, keptList, registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { catalogScreenHeads } from './modules/catalog/catalog.screens.ts';
 import type { Catalog } from './modules/catalog/catalog.service.ts';
 import { registerBlogRoutes } from './modules/content/blog.routes.ts';
@@ -95,16 +94,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const contentPages = deps.contentPages ?? loadShopContentPages(config);
   const headers = securityHeaders(config, { dev: deps.dev ?? false });
   const limits = config.connections;
-  const requestId = requestIdFrom(Boolean(config.trustProxy));
   const trustedProxies = config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false;
-  // The answers given before Fastify's pipeline (direct-answers.ts): set once the page shell exists.
-  let direct: DirectAnswer | undefined;
   const app = Fastify({
-    serverFactory: serverWithDirectAnswers(() => direct),
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    logController: new OneLinePerRequest(),
     trustProxy: trustedProxies,
     requestIdHeader: false,
-    genReqId: requestId,
+    genReqId: requestIdFrom(Boolean(config.trustProxy)),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -117,9 +113,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.server.maxConnections = limits.maxConnections;
 
-  // Hooks here run on every request: callback style, which spares each a promise.
+  // What every answer says besides its body, set in one hook (it runs on every request, callback
+  // style, which spares it a promise): the security headers, the request's id, and a Cache-Control
+  // that keeps it in no browser or proxy. An answer that may be kept (static files, the docs JSON,
+  // the blog, the sitemap) sets its own Cache-Control over it.
+  const everyAnswer = { ...headers, 'cache-control': DEFAULT_CACHE_CONTROL };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    reply.headers(everyAnswer).header('x-request-id', request.id);
     done();
   });
   registerErrorHandler(app);
@@ -133,12 +133,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['br', 'gzip'],
     brotliOptions: ON_THE_FLY.brotliOptions,
   });
-  const csrf = await registerSecurity(app, config, headers);
+  await registerSecurity(app, config);
   registerSession(app, db, config);
   if (deps.beforeRoutes) await deps.beforeRoutes(app);
 
   let countPaymentEvent: ((outcome: string) => void) | undefined;
-  let observeRequest: ((method: string, route: string, status: number, seconds: number) => void) | undefined;
   await app.register(
     async (scope) => {
       if (config.metricsToken) {
@@ -152,7 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         });
         registerMetrics(app, scope, metrics, config.metricsToken);
         countPaymentEvent = metrics.countPaymentEvent;
-        observeRequest = metrics.observeRequest;
       }
       scope.get('/healthz', { config: { csrf: false } }, async () => ({ status: 'ok' }));
       scope.get('/readyz', async (_request, reply) => {
@@ -234,31 +232,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         cache: !deps.dev,
       });
       registerBlogRoutes(scope, { config, posts, sendPage: shell.sendPage });
-      let closing = false;
-      app.addHook('preClose', (done) => {
-        closing = true;
-        done();
-      });
-      direct = keptAnswers({
-        keptPage: shell.keptPage,
-        catalogList: {
-          path: `${config.basePath}${CATALOG_LIST_PATH}`,
-          kept: () => {
-            const snapshot = catalog.loaded();
-            return snapshot && keptList(snapshot);
-          },
-        },
-        securityHeaders: headers,
-        requestId,
-        csrf,
-        sessionCookie: shopCookies(config).session,
-        closing: () => closing,
-        basePath: config.basePath,
-        trustProxy: trustedProxies,
-        observeRequest,
-        // Fastify logs each request at info; so do these answers, with the same request fields.
-        log: ['info', 'debug', 'trace'].includes(app.log.level) ? app.log : undefined,
-      });
       registerContentPageRoutes(scope, contentPages);
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });

@@ -111,7 +111,7 @@ describe('request ids', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(two.headers['x-request-id']).not.toBe(id);
     const lines = log.lines().filter((l) => l.reqId === id);
-    expect(lines.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
+    expect(lines.map((l) => l.msg)).toEqual(['request completed']);
   });
 
   it("keeps the trusted proxy's id, and makes its own for a forged or unsafe one", async () => {

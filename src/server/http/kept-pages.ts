@@ -1,6 +1,6 @@
 /**
- * The pages the page shell keeps (docs/decisions/011), for its own route and for the direct answers
- * before Fastify alike: per catalog snapshot, under the key `keptPageKey` gives a request's URL, at
+ * The pages the page shell keeps (docs/decisions/011): per catalog snapshot, under the key
+ * `keptPageKey` gives a request's URL, at
  * most `limit` of them. Only the shell stores pages, and only under the canonical path of a screen
  * that exists, so a made-up path or another spelling of a real one never takes a place; when the
  * bound is reached the page used least recently makes room, and the others stay.

@@ -99,7 +99,7 @@ export function registerPageShell(
     /** Where the rendered pages are kept (a store of its own when absent). */
     keptPages?: KeptPages<ShellPage>;
   },
-): { sendPage: SendStorePage; keptPage: KeptPageLookup } {
+): { sendPage: SendStorePage } {
   const { config, catalog, template } = deps;
   const cookies = shopCookies(config);
   const clientConfig: ClientConfig = {
@@ -308,10 +308,15 @@ export function registerPageShell(
     reply.status(parts.status).headers(PAGE_HEADERS);
     if (parts.kept && acceptedEncoding(request, ['gzip'])) {
       reply.header('content-encoding', 'gzip');
-      // Without a user, the page kept for the direct answers (compressed once around the token) fits,
-      // unless other paths share the page: the path is in the initial data.
+      // Without a user, the page compressed once around the token fits, unless other paths share the
+      // page: the path is in the initial data.
       if (!user && !parts.shared) return reply.send(anonymousPage(parts, request.url).gzip.with(csrf));
       return reply.send(gzipOf(parts).with(initialData(request.url, csrf, user, owner)));
+    }
+    if (parts.kept && !user && !parts.shared && !acceptedEncoding(request)) {
+      // A client that takes no compression (many crawlers and link previews): the kept bytes as they
+      // are, around its token.
+      return reply.send(Buffer.concat(anonymousPage(parts, request.url).plain.pieces(csrf)));
     }
     const middle = initialData(request.url, csrf, user, owner);
     // A page rendered for this request only is compressed now, if at all.
@@ -332,11 +337,6 @@ export function registerPageShell(
     const snapshot = catalog.loaded();
     return snapshot && kept.get(snapshot, keptPageKey(url, config.basePath));
   }
-  /** The same, for app.ts's direct answers (before Fastify's pipeline). */
-  const keptPage: KeptPageLookup = (url) => {
-    const parts = keptFromLoaded(url);
-    return parts && anonymousPage(parts, url);
-  };
 
   function serveShell(request: FastifyRequest, reply: FastifyReply) {
     const kept = keptForAnyone(request);
@@ -391,7 +391,7 @@ export function registerPageShell(
     ]);
     return send(request, reply, parts, user, await isOwner(user));
   };
-  return { sendPage, keptPage };
+  return { sendPage };
 }
 
 /**
@@ -425,9 +425,3 @@ export const PAGE_HEADERS = {
  * page and catalog snapshot; the plain pieces are the kept parts themselves, not a copy.
  */
 export type KeptPage = { readonly status: number; readonly gzip: GzipSplice; readonly plain: PlainSplice };
-
-/**
- * The kept page at this URL (a request's whole URL, base path and query included) for a visitor
- * without a session, when it can be sent at once (see `keptForAnyone`); undefined when it is not kept.
- */
-export type KeptPageLookup = (url: string) => KeptPage | undefined;

@@ -1,5 +1,4 @@
 import { hash, randomFillSync } from 'node:crypto';
-import { fastifyCookie } from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
@@ -12,8 +11,8 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * The security headers of every answer, written here (no Helmet) and computed once at start: a
  * strict CSP (scripts only from the shop itself and the services configured; the initial data is
  * a JSON block, which CSP does not treat as script), no sniffing, no framing by other sites, HSTS
- * on https. Exported so the answers Fastify gives before any hook runs (a bad URL, a timed-out
- * request) carry them too.
+ * on https. app.ts sets them in its hook for every request, and hands them to the answers Fastify
+ * gives before any hook runs (a bad URL, a timed-out request).
  */
 export function securityHeaders(config: Config, options: { dev: boolean }): Record<string, string> {
   const ga = config.gaMeasurementId ? ['https://www.googletagmanager.com'] : [];
@@ -54,32 +53,18 @@ export function securityHeaders(config: Config, options: { dev: boolean }): Reco
   };
 }
 
-/** The Cache-Control of an answer that sets none of its own: kept by no browser or proxy. */
+/**
+ * The Cache-Control of an answer that sets none of its own (API answers, errors, redirects): kept by
+ * no browser or proxy. The catalog's POST answers are never reused by caches anyway.
+ */
 export const DEFAULT_CACHE_CONTROL = 'no-store';
 
 /**
- * The security headers on every response, and the CSRF check; returns the CSRF issuer, for the
- * answers given before Fastify (direct-answers.ts). The CSRF secret lives in its own
- * long-lived cookie, not in the sign-in session, so an expired session still reaches its route
- * and gets its 401/403.
+ * The CSRF check, and the reply's `csrfToken()` for the page's initial data (app.ts sets the
+ * security headers on every answer). The CSRF secret lives in its own long-lived cookie, not in the
+ * sign-in session, so an expired session still reaches its route and gets its 401/403.
  */
-export async function registerSecurity(
-  app: FastifyInstance,
-  config: Config,
-  headers: Record<string, string>,
-): Promise<CsrfIssuer> {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    done();
-  });
-  // Private unless said otherwise: an answer that sets no Cache-Control of its own (API answers,
-  // errors, redirects) is kept by no browser or proxy. Public ones (the docs JSON, static files,
-  // blog, sitemap) set theirs; the catalog's POST answers are never reused by caches anyway.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', DEFAULT_CACHE_CONTROL);
-    done(null, payload);
-  });
-
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const csrf = csrfIssuer(config);
   await app.register(fastifyCsrf, {
     cookieKey: csrf.cookieName,
@@ -112,13 +97,10 @@ export async function registerSecurity(
     const own = route.onRequest ?? [];
     route.onRequest = [check, ...(Array.isArray(own) ? own : [own])];
   });
-  return csrf;
 }
 
 /** The length of @fastify/csrf's secrets (its `secretLength` default). */
 const CSRF_SECRET_BYTES = 18;
-
-export type CsrfIssuer = ReturnType<typeof csrfIssuer>;
 
 /**
  * A visitor's CSRF secret (its own long-lived cookie) and the tokens made from it, for the page's
@@ -132,16 +114,11 @@ export function csrfIssuer(config: Pick<Config, 'secureCookies' | 'basePath'>) {
   const cookieOptions = { ...cookies.options, signed: false, maxAge: 60 * 60 * 24 * 365 };
   const tokens = Tokens({ userInfo: false }); // as the plugin makes its own (it also calls new)
   const secrets = randomPool(CSRF_SECRET_BYTES);
-  // A secret is base64url, which the cookie's encoding leaves as it is: the rest is written once.
-  const mark = 'secret-goes-here';
-  const [cookiePre = '', cookiePost = ''] = fastifyCookie.serialize(cookies.csrf, mark, cookieOptions).split(mark);
   return {
     cookieName: cookies.csrf,
     cookieOptions,
     newSecret: secrets,
     token: (secret: string) => csrfToken(tokens, secret),
-    /** The `Set-Cookie` value that gives the visitor this secret, as @fastify/cookie writes it. */
-    setCookie: (secret: string) => cookiePre + secret + cookiePost,
   };
 }
 

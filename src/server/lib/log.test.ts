@@ -57,7 +57,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const requestUrls = () =>
-  log.lines().flatMap((line) => (line.msg === 'incoming request' ? [(line.req as { url: string }).url] : []));
+  log.lines().flatMap((line) => (line.msg === 'request completed' ? [(line.req as { url: string }).url] : []));
 
 describe('the request log', () => {
   it('keeps the path of a token route but not its query', async () => {

@@ -56,3 +56,12 @@ describe("process.nextTick's queue entries after a full collection while none is
     expect(states.every((state) => state === 'MONOMORPHIC')).toBe(true);
   });
 });
+
+describe('tick-shape.ts', () => {
+  it('is still needed: the oldest Node the shop supports is older than 24, whose literal stays monomorphic', () => {
+    const packageJson = path.resolve(import.meta.dirname, '../../../package.json');
+    const engines: string = JSON.parse(readFileSync(packageJson, 'utf8')).engines.node;
+    const oldest = Number(/\d+/.exec(engines)?.[0]);
+    expect(oldest, 'tick-shape.ts has expired: delete it and its import in main.ts').toBeLessThan(24);
+  });
+});

@@ -6,11 +6,11 @@ import type { Catalog, CatalogSnapshot } from './catalog.service.ts';
 
 const UNKNOWN_KIT = 'We could not find that kit.';
 
-/** The catalog's list, under the base path (app.ts answers it before Fastify too). */
-export const CATALOG_LIST_PATH = '/api/products';
+/** The catalog's list, under the base path. */
+const CATALOG_LIST_PATH = '/api/products';
 
 /** The answer of `POST /api/products` for a snapshot: its list, serialised and compressed once. */
-export const keptList = (snapshot: CatalogSnapshot): PrecompressedBody =>
+const keptList = (snapshot: CatalogSnapshot): PrecompressedBody =>
   precompressedOf(snapshot, 'list', () => snapshot.listJson);
 
 /**
