@@ -6,15 +6,22 @@ import { HomePage } from '../features/catalog/home-page.tsx';
 import { type LazyScreen, lazyScreen } from '../lib/lazy-screen.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 
-/** The code of every screen and layout screens.ts may name, each its own chunk (keyed `/features/...`). */
+/**
+ * The code of every screen and layout screens.ts may name, each its own chunk (keyed `../features/...`).
+ * Relative to this file, not to a root: Vite's root is src/web in the build, the project in Vitest.
+ */
 const SCREEN_CODE = import.meta.glob<Record<string, ComponentType | undefined>>([
-  '/features/*/*-page.tsx',
-  '/features/*/*-layout.tsx',
-  '/app/*-page.tsx',
-  '!/features/admin/**',
+  '../features/*/*-page.tsx',
+  '../features/*/*-layout.tsx',
+  '../app/*-page.tsx',
+  '!../features/admin/**',
   // In the first load (IN_ENTRY).
-  '!/features/catalog/home-page.tsx',
+  '!../features/catalog/home-page.tsx',
 ]);
+/** The same code by screens.ts's module name (`features/x/y-page.tsx`, `app/y-page.tsx`): Vite keys this folder's files `./`. */
+const CODE_BY_MODULE = new Map(
+  Object.entries(SCREEN_CODE).map(([key, load]) => [key.replace(/^\.\.\//, '').replace(/^\.\//, 'app/'), load]),
+);
 
 const ownerConsole = lazyScreen(() => import('../features/admin/admin-route.tsx').then((m) => m.AdminRoute));
 
@@ -31,7 +38,7 @@ const lazyScreens = new Map<string, LazyScreen>();
 function moduleScreen(module: string): LazyScreen {
   let Screen = lazyScreens.get(module);
   if (!Screen) {
-    const load = SCREEN_CODE[`/${module}`];
+    const load = CODE_BY_MODULE.get(module);
     if (!load) throw new Error(`screens.ts names ${module}, which is not a screen's module`);
     const name = componentName(module);
     Screen = lazyScreen(() =>
