@@ -43,7 +43,7 @@ test.describe.configure({ timeout: 90_000 });
 test.describe('two-step sign-in and sessions', () => {
   test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
 
-  test('sets up two-step sign-in from the shown secret; signs in with password and code, then a recovery code; a used one is refused', async ({
+  test('sets up two-step sign-in from the shown secret; signs in with password and code, then a recovery code; a used one is refused @stack', async ({
     page,
     db,
     snap,
@@ -93,7 +93,7 @@ test.describe('two-step sign-in and sessions', () => {
     }
   });
 
-  test('shows two sessions and ends the other one, whose next call is 401', async ({
+  test('shows two sessions and ends the other one, whose next call is 401 @stack', async ({
     page,
     db,
     browser,
@@ -154,7 +154,7 @@ test.describe('passkeys', () => {
     allowedConsoleErrors: [/ERR_FAILED/],
   });
 
-  test('adds a passkey in the Profile tab, signs out, and signs in with it: no e-mail, no password', async ({
+  test('adds a passkey in the Profile tab, signs out, and signs in with it: no e-mail, no password @stack', async ({
     page,
     db,
     snap,

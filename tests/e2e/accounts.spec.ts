@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { Pool } from 'pg';
-import { createAccount, expect, grantKits, readEmail, setGoogleClaims, submitSignIn, test } from './fixtures.ts';
+import {
+  createAccount,
+  expect,
+  grantKits,
+  keepScreenshot,
+  readEmail,
+  setGoogleClaims,
+  submitSignIn,
+  test,
+} from './fixtures.ts';
 
 const uniqueEmail = (tag: string) => `${tag}-${randomBytes(5).toString('hex')}@example.com`;
 const returnPath = (page: Page) => page.evaluate(() => window.localStorage.getItem('returnPath'));
@@ -56,7 +65,7 @@ test.describe('accounts', () => {
   test.skip(({ isMobile }) => isMobile, 'journeys run once, at desktop width; screens are photographed at both');
   test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
 
-  test('register, follow the activation mail, get signed in, sign out', async ({ page }) => {
+  test('register, follow the activation mail, get signed in, sign out @stack', async ({ page }) => {
     const email = uniqueEmail('reg');
     await page.goto('/register');
     await expect(page.locator('body')).not.toHaveAttribute('data-page-type');
@@ -90,7 +99,7 @@ test.describe('accounts', () => {
     await expect(page.locator('header').getByRole('link', { name: 'Sign in' })).toBeAttached();
   });
 
-  test('sign-in messages, then sign in to the user panel and its empty Purchases', async ({ page, db }) => {
+  test('sign-in messages, then sign in to the user panel and its empty Purchases @stack', async ({ page, db }) => {
     const user = await createAccount(db, { name: 'Alan Turing' });
     await page.goto('/login');
     await expect(page.locator('body')).toHaveAttribute('data-page-type', 'login');
@@ -138,7 +147,7 @@ test.describe('accounts', () => {
     await expect(item.getByRole('link', { name: /Product page/ })).toHaveAttribute('href', `/product/${kit.sef_id}`);
   });
 
-  test('forgot password, reset through the mailed link, sign in with the new password', async ({ page, db }) => {
+  test('forgot password, reset through the mailed link, sign in with the new password @stack', async ({ page, db }) => {
     const user = await createAccount(db, { name: 'Barbara Liskov' });
     await page.goto('/forgot-password');
     const send = page.getByRole('button', { name: 'Send Reset Link' });
@@ -256,7 +265,7 @@ test.describe
       return sefId;
     }
 
-    test('a new user signs in with Google and lands on the stored return path', async ({ page, request }) => {
+    test('a new user signs in with Google and lands on the stored return path @stack', async ({ page, request }) => {
       const sefId = await returnPathAndNewGoogleAccount(page, request, 0, 'Grace G');
       await page.goto('/login');
       await page.getByRole('link', { name: 'Sign in with Google' }).click();
@@ -338,7 +347,7 @@ test.describe
     });
   });
 
-test('account screens at both widths', async ({ page, snap, db }) => {
+test('account screens at both widths @phone', async ({ page, snap, db }) => {
   // Signs up and in through every account screen, with a screenshot of each at two widths.
   test.slow();
   await page.goto('/login');
@@ -362,7 +371,7 @@ test('account screens at both widths', async ({ page, snap, db }) => {
 test.describe('security notices', () => {
   test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
 
-  test('at both widths', async ({ page, snap, db, browser, baseURL, signIn }) => {
+  test('at both widths @phone', async ({ page, snap, db, browser, baseURL, signIn }) => {
     await page.goto('/login?google=unverified');
     await expect(page.getByTestId('login-warning')).toBeVisible();
     await snap('login-google-unverified');
@@ -382,7 +391,7 @@ test.describe('security notices', () => {
 // At both widths: the toast's place depends on the header's layout.
 test.describe('the Profile tab at both widths', () => {
   test.use({ allowedConsoleErrors: [/status of 422/] });
-  test("the Profile tab's hint is the rule, refusals read as sentences, and the toast leaves the header clear", async ({
+  test("the Profile tab's hint is the rule, refusals read as sentences, and the toast leaves the header clear @phone", async ({
     page,
     db,
     snap,
@@ -424,6 +433,6 @@ test.describe('the Profile tab at both widths', () => {
     const viewport = page.viewportSize()!;
     expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
     expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
-    await page.screenshot({ path: `test-screens/profile-toast-${test.info().project.name}.png` });
+    await keepScreenshot(page, { path: `test-screens/profile-toast-${test.info().project.name}.png` });
   });
 });

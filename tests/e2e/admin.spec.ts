@@ -66,7 +66,7 @@ async function expectNoSidewaysScroll(page: Page) {
 }
 
 test.describe('the owner console', () => {
-  test('an owner finds an order by e-mail and refunds one line: the buyer loses that kit at once and keeps the other', async ({
+  test('an owner finds an order by e-mail and refunds one line: the buyer loses that kit at once and keeps the other @phone', async ({
     page,
     db,
     browser,
@@ -275,7 +275,7 @@ test.describe('the owner console', () => {
     await expect(page.getByRole('row').filter({ hasText: 'sign out customer' }).first()).toContainText(customer.email);
   });
 
-  test('hiding a kit takes it off the store without touching its owners; Show brings it back', async ({
+  test('hiding a kit takes it off the store without touching its owners; Show brings it back @phone', async ({
     page,
     db,
     request,

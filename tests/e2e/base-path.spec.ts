@@ -3,7 +3,7 @@ import { expect, loadCatalog, readCart, test } from './fixtures.ts';
 
 test.use({ baseURL: `${SHOP_URL}/`, allowedConsoleErrors: [/status of 404/] });
 
-test('the whole store works under BASE_PATH=/shop', async ({ page, request }) => {
+test('the whole store works under BASE_PATH=/shop @stack', async ({ page, request }) => {
   const { kits, find } = await loadCatalog(request);
   const requests: string[] = [];
   page.on('request', (r) => {

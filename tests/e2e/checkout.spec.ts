@@ -5,7 +5,7 @@ import { expect, loadCatalog, readCart, readDataLayer, readEmail, submitSignIn, 
 const usd = (n: number) => `USD ${n.toFixed(2)}`;
 
 test.describe('cart', () => {
-  test('lists the local cart priced by the server; Remove updates the count and totals', async ({
+  test('lists the local cart priced by the server; Remove updates the count and totals @phone', async ({
     page,
     request,
     snap,
@@ -48,7 +48,7 @@ test.describe('checkout', () => {
   // The declined test card answers 400 inside the payment frame, as a real decline would.
   test.use({ allowedConsoleErrors: [/status of 400/] });
 
-  test('sign in, pay in the sandbox (declined, then accepted), see the success screen and the kit in Purchases', async ({
+  test('sign in, pay in the sandbox (declined, then accepted), see the success screen and the kit in Purchases @stack', async ({
     page,
     request,
     signIn,
@@ -124,7 +124,7 @@ test.describe('checkout', () => {
 
   test.describe('expired session', () => {
     test.use({ allowedConsoleErrors: [/status of 403/] });
-    test('a 403 at checkout stores the return path and sends the buyer to sign in', async ({
+    test('a 403 at checkout stores the return path and sends the buyer to sign in @stack', async ({
       page,
       request,
       signIn,
@@ -176,7 +176,7 @@ const frameFit = (page: Page) =>
 test.describe('payment frame', () => {
   test.use({ allowedConsoleErrors: [/status of 400/] });
 
-  test('starts at the spec height of 450, then grows to its form: after a declined card Pay and the test-card hint are whole, and the form fills the frame', async ({
+  test('starts at the spec height of 450, then grows to its form: after a declined card Pay and the test-card hint are whole, and the form fills the frame @phone', async ({
     page,
     request,
     signIn,
@@ -290,7 +290,7 @@ test.describe('sign up from the checkout', () => {
 });
 
 test.describe('success screen', () => {
-  test("lists the order's kits with download and guide links as soon as they are granted, and says they are being prepared meanwhile", async ({
+  test("lists the order's kits with download and guide links as soon as they are granted, and says they are being prepared meanwhile @stack", async ({
     page,
     request,
     signIn,

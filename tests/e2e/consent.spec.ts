@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { ANALYTICS_SHOP_URL } from '../../playwright.config.ts';
-import { expect, readDataLayer, test } from './fixtures.ts';
+import { expect, keepScreenshot, readDataLayer, test } from './fixtures.ts';
 
 const GOOGLE_SCRIPT = /^https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=G-E2ETEST123$/;
 
@@ -24,7 +24,7 @@ const events = async (page: Page) => (await readDataLayer(page)).filter((entry) 
 test.describe('analytics consent (GA_MEASUREMENT_ID set)', () => {
   test.use({ baseURL: `${ANALYTICS_SHOP_URL}/`, allowedConsoleErrors: [/net::ERR_FAILED/] });
 
-  test('Google is asked for nothing before Accept Analytics, its script after, and the choice is remembered', async ({
+  test('Google is asked for nothing before Accept Analytics, its script after, and the choice is remembered @phone', async ({
     page,
     context,
     snap,
@@ -50,7 +50,7 @@ test.describe('analytics consent (GA_MEASUREMENT_ID set)', () => {
     ]);
     await snap('consent-banner');
     // The bar as the visitor sees it first: along the bottom of the window.
-    await page.screenshot({ path: `test-screens/consent-banner-window-${testInfo.project.name}.png` });
+    await keepScreenshot(page, { path: `test-screens/consent-banner-window-${testInfo.project.name}.png` });
     // A bar, not a wall: the page under it is still used (a link in the page works).
     await page.getByRole('contentinfo').getByRole('link', { name: 'Contact' }).click();
     await expect(page).toHaveURL(/\/contact$/);

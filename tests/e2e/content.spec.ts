@@ -55,7 +55,9 @@ test.describe('contact', () => {
 });
 
 test.describe('newsletter', () => {
-  test('subscribes from the footer and mails a welcome with an unsubscribe link that works', async ({ page }) => {
+  test('subscribes from the footer and mails a welcome with an unsubscribe link that works @stack', async ({
+    page,
+  }) => {
     const email = `reader-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     await page.goto('/');
     const footer = page.locator('footer');
@@ -208,7 +210,7 @@ test.describe('blog', () => {
     expect(headingBox.y - (headerBox.y + headerBox.height)).toBeGreaterThanOrEqual(24);
   }
 
-  test("the blog and its posts sit in the shop's layout, and a post reads without JavaScript", async ({
+  test("the blog and its posts sit in the shop's layout, and a post reads without JavaScript @phone", async ({
     page,
     browser,
     request,

@@ -1,6 +1,6 @@
 import { expect, loadCatalog, test } from './fixtures.ts';
 
-test('documentation: its own navigation through the pages, reached from the product page', async ({
+test('documentation: its own navigation through the pages, reached from the product page @phone', async ({
   page,
   request,
   snap,

@@ -24,8 +24,20 @@ type Fixtures = {
   db: pg.Pool;
   /** Signs the browser in as a new user (a session row and its cookie), removed after the test. */
   signIn: (name: string) => Promise<{ id: number; name: string }>;
+  /** A full-page screenshot to test-screens/{name}-{project}.png, when E2E_SCREENSHOTS=1 asks for them. */
   snap: (name: string) => Promise<void>;
 };
+
+/**
+ * Screenshots are for a person to look at, never compared by a test: taken only on request
+ * (`E2E_SCREENSHOTS=1`), so a test run without it, as in CI, spends no time on them.
+ */
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
+
+/** A page's screenshot into test-screens/ (options as page.screenshot's), when E2E_SCREENSHOTS=1 asks for them. */
+export async function keepScreenshot(page: Page, options: { path: string; fullPage?: boolean }) {
+  if (SCREENSHOTS) await page.screenshot(options);
+}
 
 export const test = base.extend<Fixtures>({
   allowedConsoleErrors: [[], { option: true }],
@@ -73,11 +85,14 @@ export const test = base.extend<Fixtures>({
   },
   snap: async ({ page }, use, testInfo) => {
     await use(async (name) => {
-      // Walk down the page first so lazy images load, as they would for a reader.
+      if (!SCREENSHOTS) return;
+      // Walk down the page first so lazy images load, as they would for a reader: each step waits
+      // two frames, by when the browser has decided which lazy images to fetch.
       await page.evaluate(async () => {
+        const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
         for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
           window.scrollTo({ top: y, behavior: 'instant' });
-          await new Promise((r) => setTimeout(r, 50));
+          await frames();
         }
         window.scrollTo({ top: 0, behavior: 'instant' });
       });
@@ -89,6 +104,14 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/*
+ * Tags in test titles say where a test runs besides the desktop project, which runs every test:
+ * `@phone` in the mobile project too (390 px, touch; playwright.config.ts), for tests whose point
+ * is what a phone shows; `@stack` in CI's pass through nginx in front of two instances per shop
+ * (E2E_STACK=nginx, `--grep @stack`), for what must hold whichever instance answers: sessions and
+ * sign-in, CSRF, mail links, payments and their webhooks, downloads, shared pages.
+ */
 
 /** Puts kits in the cart of a page already on the shop and pays for them at the sandbox checkout. */
 export async function payAtSandboxCheckout(page: Page, kitIds: number[]) {

@@ -45,7 +45,7 @@ const githubBuyer = test.extend<{ buyer: { id: number; login: string; kits: { ne
 type Kit = { id: number; title: string };
 
 githubBuyer(
-  'a buyer connects GitHub, is invited, loses a refunded repository and disconnects',
+  'a buyer connects GitHub, is invited, loses a refunded repository and disconnects @stack',
   async ({ page, db, buyer, snap }) => {
     test.setTimeout(60_000);
     const { nextjs, laravel } = buyer.kits;

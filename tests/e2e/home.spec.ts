@@ -11,7 +11,7 @@ import {
 } from './fixtures.ts';
 
 test.describe('home', () => {
-  test('shows the hero, marketing sections, FAQ and every kit card', async ({ page, request, snap }) => {
+  test('shows the hero, marketing sections, FAQ and every kit card @phone', async ({ page, request, snap }) => {
     const { kits } = await loadCatalog(request);
     const response = await page.goto('/');
     expect(response?.status()).toBe(200);
@@ -110,7 +110,7 @@ test.describe('home', () => {
     await expect(page.locator('#kits')).toBeInViewport();
   });
 
-  test("each card shows its kit's first screenshot, sized before it loads and lazy below the fold", async ({
+  test("each card shows its kit's first screenshot, sized before it loads and lazy below the fold @phone", async ({
     page,
     request,
   }) => {
@@ -148,7 +148,7 @@ test.describe('home', () => {
     await expect(images.nth(3)).toHaveAttribute('loading', 'lazy');
   });
 
-  test("beside each card's price: version and its date, licence, refund policy and how to pay", async ({
+  test("beside each card's price: version and its date, licence, refund policy and how to pay @phone", async ({
     page,
     request,
   }) => {

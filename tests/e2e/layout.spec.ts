@@ -3,7 +3,9 @@ import { expect, loadCatalog, test } from './fixtures.ts';
 const isMobile = (name: string) => name === 'mobile';
 
 test.describe('header', () => {
-  test('signed out: About, Support, Sign in, Sign up and the cart with its badge', async ({ page }, testInfo) => {
+  test('signed out: About, Support, Sign in, Sign up and the cart with its badge @phone', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/');
     const header = page.locator('header');
     if (isMobile(testInfo.project.name)) {
@@ -18,7 +20,7 @@ test.describe('header', () => {
     await expect(header.getByTestId('cart-count')).toHaveText('0');
   });
 
-  test("signed in: a menu with the user's name holding User Panel and Exit", async ({
+  test("signed in: a menu with the user's name holding User Panel and Exit @phone", async ({
     page,
     signIn,
     snap,
@@ -34,14 +36,14 @@ test.describe('header', () => {
     await snap('header-signed-in');
   });
 
-  test("signed in without a name: the menu is labelled 'User'", async ({ page, signIn }, testInfo) => {
+  test("signed in without a name: the menu is labelled 'User' @phone", async ({ page, signIn }, testInfo) => {
     await signIn('');
     await page.goto('/');
     if (isMobile(testInfo.project.name)) await page.getByRole('button', { name: 'Menu', exact: true }).click();
     await expect(page.locator('header').getByRole('button', { name: 'User', exact: true })).toBeVisible();
   });
 
-  test('below 992 px the menu slides in over 300 ms and closes by button, Escape and backdrop', async ({
+  test('below 992 px the menu slides in over 300 ms and closes by button, Escape and backdrop @phone', async ({
     page,
     snap,
   }, testInfo) => {
@@ -66,7 +68,7 @@ test.describe('header', () => {
     await expect(menu).toBeHidden();
   });
 
-  test('below 992 px Escape closes the menu even while it is still sliding in', async ({ page }, testInfo) => {
+  test('below 992 px Escape closes the menu even while it is still sliding in @phone', async ({ page }, testInfo) => {
     test.skip(!isMobile(testInfo.project.name), 'the phone layout');
     await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
     await page.goto('/');
@@ -93,7 +95,7 @@ test.describe('header', () => {
     await expect(menu).toBeHidden();
   });
 
-  test("the phone menu lists the kits and the blog and shows the account's items at once; the bar from 992 px stays as it was", async ({
+  test("the phone menu lists the kits and the blog and shows the account's items at once; the bar from 992 px stays as it was @phone", async ({
     page,
     request,
     signIn,
@@ -150,7 +152,7 @@ test.describe('header', () => {
     }
   });
 
-  test('a phone menu left open closes when the window grows to 992 px: the bar gets its dropdown back', async ({
+  test('a phone menu left open closes when the window grows to 992 px: the bar gets its dropdown back @phone', async ({
     page,
     signIn,
   }, testInfo) => {
@@ -175,7 +177,7 @@ test.describe('header', () => {
   });
 });
 
-test('footer: links, support e-mail, social icons, newsletter field and copyright', async ({ page, snap }) => {
+test('footer: links, support e-mail, social icons, newsletter field and copyright @phone', async ({ page, snap }) => {
   await page.goto('/');
   const footer = page.locator('footer');
   for (const [name, href] of [
@@ -234,7 +236,7 @@ test.describe('not found', () => {
   });
 });
 
-test('no screen scrolls sideways', async ({ page, request }) => {
+test('no screen scrolls sideways @phone', async ({ page, request }) => {
   const [kit] = (await loadCatalog(request)).kits;
   const paths = [
     '/',

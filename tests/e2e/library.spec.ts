@@ -4,7 +4,7 @@ import { unzipSync } from 'fflate';
 import { createAccount, expect, grantKits, loadCatalog, readDataLayer, test } from './fixtures.ts';
 
 test.describe('what a buyer does with a purchase', () => {
-  test('downloads the archive (bytes match the recorded SHA-256), reads the setup guide and the licence', async ({
+  test('downloads the archive (bytes match the recorded SHA-256), reads the setup guide and the licence @stack', async ({
     page,
     db,
     snap,

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type pg from 'pg';
 import { RETENTION_DAYS } from '../../src/common/constants.ts';
-import { createAccount, expect, loadCatalog, readEmail, signInThroughForm, submitSignIn, test } from './fixtures.ts';
+import {
+  createAccount,
+  expect,
+  keepScreenshot,
+  loadCatalog,
+  readEmail,
+  signInThroughForm,
+  submitSignIn,
+  test,
+} from './fixtures.ts';
 
 type Account = { id: number; name: string; email: string; password: string };
 
@@ -42,7 +51,7 @@ test.describe('privacy in the Profile tab', () => {
   test.skip(({ isMobile }) => isMobile, 'journeys run once, at desktop width; the Profile tab is photographed at both');
   test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
 
-  test('Download My Data gives a JSON file with the order and the kit', async ({ page, db, request }) => {
+  test('Download My Data gives a JSON file with the order and the kit @stack', async ({ page, db, request }) => {
     const { buyer, kit, orderId } = await buyerWithOrder(page, db, request);
     await openProfile(page);
     const download = page.waitForEvent('download');
@@ -102,7 +111,7 @@ test.describe('privacy in the Profile tab', () => {
     expect(JSON.stringify(order)).not.toContain(buyer.name);
     await page.goto(`/admin/orders/${orderId}`);
     await expect(page.getByText('Deleted account').first()).toBeVisible();
-    await page.screenshot({ path: 'test-screens/privacy-owner-deleted-buyer-desktop.png', fullPage: true });
+    await keepScreenshot(page, { path: 'test-screens/privacy-owner-deleted-buyer-desktop.png', fullPage: true });
     await db.query('DELETE FROM owners WHERE email = lower($1)', [owner.email]);
 
     // The same address signs up afresh.
@@ -188,7 +197,7 @@ test.describe('privacy in the Profile tab', () => {
   });
 });
 
-test('the Profile tab at 1440 and 390', async ({ page, signIn, snap }) => {
+test('the Profile tab at 1440 and 390 @phone', async ({ page, signIn, snap }) => {
   await signIn('Sam Screens');
   await openProfile(page);
   await snap('profile-privacy');

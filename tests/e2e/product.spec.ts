@@ -3,6 +3,7 @@ import {
   expectNoOrphans,
   GRID_WIDTHS,
   gridRows,
+  keepScreenshot,
   loadCatalog,
   longDay,
   readCart,
@@ -16,7 +17,7 @@ const price = (n: number) => (Number.isInteger(n) ? `$${n}` : `$${n.toFixed(2)}`
 
 test.describe('product page', () => {
   test.use({ allowedConsoleErrors: [/status of 404/] });
-  test('shows every part in the spec order for a kit with a video', async ({ page, request, snap }) => {
+  test('shows every part in the spec order for a kit with a video @phone', async ({ page, request, snap }) => {
     const kit = (await loadCatalog(request)).find((p) => Boolean(p.details.video));
     const response = await page.goto(`/product/${kit.sef_id}`);
     expect(response?.status()).toBe(200);
@@ -67,7 +68,7 @@ test.describe('product page', () => {
     expect(await page.getByTestId('old-price').evaluate((el) => el.tagName)).toBe('DEL');
   });
 
-  test('the hero shows the price in the first screen, the Limited-time Discount badge right beside it', async ({
+  test('the hero shows the price in the first screen, the Limited-time Discount badge right beside it @phone', async ({
     page,
     request,
   }) => {
@@ -87,7 +88,7 @@ test.describe('product page', () => {
     expect(badge.x - (old.x + old.width)).toBeLessThan(24);
   });
 
-  test('the first screen sells: the price and Add to Cart in it, the first screenshot beside the title on a wide screen', async ({
+  test('the first screen sells: the price and Add to Cart in it, the first screenshot beside the title on a wide screen @phone', async ({
     page,
     request,
   }, testInfo) => {
@@ -172,7 +173,7 @@ test.describe('product page', () => {
     });
   });
 
-  test("Add to Cart's toast covers nothing needed: in the header's band beside the cart on a phone, bottom right on a desktop", async ({
+  test("Add to Cart's toast covers nothing needed: in the header's band beside the cart on a phone, bottom right on a desktop @phone", async ({
     page,
     request,
   }, testInfo) => {
@@ -208,10 +209,10 @@ test.describe('product page', () => {
       expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
       expect(box.y).toBeGreaterThan(viewport.height / 2);
     }
-    await page.screenshot({ path: `test-screens/product-add-to-cart-toast-${testInfo.project.name}.png` });
+    await keepScreenshot(page, { path: `test-screens/product-add-to-cart-toast-${testInfo.project.name}.png` });
   });
 
-  test('beside both prices: version and its date, licence, the 14-day refund policy and card payment', async ({
+  test('beside both prices: version and its date, licence, the 14-day refund policy and card payment @phone', async ({
     page,
     request,
   }) => {
@@ -238,7 +239,7 @@ test.describe('product page', () => {
     }
   });
 
-  test('on a phone, a buy bar appears once the hero buy button scrolls away; never on a desktop', async ({
+  test('on a phone, a buy bar appears once the hero buy button scrolls away; never on a desktop @phone', async ({
     page,
     request,
   }, testInfo) => {
@@ -325,7 +326,7 @@ test.describe('product page', () => {
     if (kit.details.included.length <= 8) await expect(page.getByText("And there's even more")).toHaveCount(0);
   });
 
-  test('enlarges a screenshot in a centred xl dialog that closes by button, Escape and backdrop', async ({
+  test('enlarges a screenshot in a centred xl dialog that closes by button, Escape and backdrop @phone', async ({
     page,
     request,
     snap,

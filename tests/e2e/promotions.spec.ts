@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import type pg from 'pg';
 import { OWNER_SHOP_URL } from '../../playwright.config.ts';
-import { createAccount, expect, loadCatalog, readDataLayer, test } from './fixtures.ts';
+import { createAccount, expect, keepScreenshot, loadCatalog, readDataLayer, test } from './fixtures.ts';
 
 /**
  * Promotions (issue 15): discount codes at the cart and checkout, their uses in the owner console,
@@ -136,11 +136,11 @@ test.describe('discount codes', () => {
     await expect(owner.page).toHaveURL(/\/admin\/discounts$/);
     await expect(owner.page.getByTestId(`redemptions-${amount}`)).toHaveText('1');
     await expect(owner.page.getByTestId(`redemptions-${percent}`)).toHaveText('0');
-    await owner.page.screenshot({ path: 'test-screens/admin-discounts-desktop.png', fullPage: true });
+    await keepScreenshot(owner.page, { path: 'test-screens/admin-discounts-desktop.png', fullPage: true });
     await owner.context.close();
   });
 
-  test('the owner creates and pauses a code in the console', async ({ browser, db, isMobile }) => {
+  test('the owner creates and pauses a code in the console @phone', async ({ browser, db, isMobile }) => {
     test.setTimeout(60_000); // two browsers and a sign-in through the form
     const viewport = isMobile ? { width: 390, height: 844 } : { width: 1440, height: 900 };
     const owner = await ownerConsole(browser, db, viewport);
@@ -164,7 +164,7 @@ test.describe('discount codes', () => {
     );
     await row.getByRole('button', { name: `Pause ${code}` }).click();
     await expect(row).toContainText('Paused');
-    await page.screenshot({
+    await keepScreenshot(page, {
       path: `test-screens/admin-discounts-${isMobile ? 'mobile' : 'desktop'}-form.png`,
       fullPage: true,
     });

@@ -106,7 +106,9 @@ test.describe('public screens rendered by the server', () => {
     expect(root).not.toMatch(/href="\/product\//);
   });
 
-  test('a server-rendered page is shared by every visitor: only the initial data differs', async ({ playwright }) => {
+  test('a server-rendered page is shared by every visitor: only the initial data differs @stack', async ({
+    playwright,
+  }) => {
     const first = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
     const second = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
     const [a, b] = await Promise.all([
@@ -162,7 +164,7 @@ test.describe('without JavaScript', () => {
     }
   }
 
-  test('every public screen shows its content and its links work', async ({ page, request }) => {
+  test('every public screen shows its content and its links work @phone', async ({ page, request }) => {
     const kits: Kit[] = await (await request.post('api/products')).json();
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Skip the boilerplate. Ship the product.');

@@ -23,7 +23,7 @@ async function servePagesAsProductionSandbox(page: Page) {
 
 test.describe('a production shop on the sandbox', () => {
   test.use({ allowedConsoleErrors: [/status of 404/] }); // the not-found page answers 404
-  test('says "Test payments: no real charges" on every page, without widening it', async ({ page, snap }) => {
+  test('says "Test payments: no real charges" on every page, without widening it @phone', async ({ page, snap }) => {
     test.slow(); // seven pages, each fetched through the route handler, and two full-page screenshots
     await servePagesAsProductionSandbox(page);
     for (const path of ['/', '/cart', '/checkout', '/login', '/register', '/cookie-policy', '/no-such-page']) {

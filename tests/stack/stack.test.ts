@@ -196,7 +196,21 @@ describe('two instances behind nginx', () => {
       expect(res.status, res.body).toBe(200);
     }
     await expect.poll(() => smtp.received.length - already, { timeout: 15_000 }).toBe(addresses.length);
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Each mail marked sent after one claim: a claimed or sent row is nobody else's, so no instance
+    // can send one of them again (no waiting for a second copy that cannot come).
+    await expect
+      .poll(
+        async () =>
+          (
+            await db.query(
+              `SELECT count(*)::int AS mails, count(*) FILTER (WHERE sent_at IS NULL)::int AS unsent,
+                      max(attempts)::int AS claims FROM mail_outbox WHERE "to" = ANY($1)`,
+              [addresses],
+            )
+          ).rows[0],
+        { timeout: 15_000 },
+      )
+      .toEqual({ mails: addresses.length, unsent: 0, claims: 1 });
     const recipients = smtp.received.slice(already).flatMap((m) => m.to);
     expect(recipients.sort()).toEqual([...addresses].sort());
   });
@@ -244,12 +258,17 @@ describe('rolling restart', () => {
       }
     };
     const load = Promise.all([...Array.from({ length: 6 }, (_, n) => worker(n)), payments()]);
+    /** Until the load has had this many more answers: requests before, between and after the restarts. */
+    const answered = async (more: number) => {
+      const target = counts.requests + more;
+      await expect.poll(() => counts.requests, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(target);
+    };
     const exitCodes: (number | null)[] = [];
-    await new Promise((r) => setTimeout(r, 500));
+    await answered(40);
     for (const index of [0, 1]) {
       exitCodes.push(await stack.stopInstance(index));
       await stack.startInstance(index);
-      await new Promise((r) => setTimeout(r, 500));
+      await answered(40);
     }
     running = false;
     await load;

@@ -152,7 +152,7 @@ describe('catalog cache', () => {
       ),
     );
     try {
-      await expect.poll(() => changed.length).toBe(2); // the initial invalidation on connect
+      await expect.poll(() => changed.length, { timeout: 10_000 }).toBe(2); // the initial invalidation on connect
       expect(first.loaded()).toBeUndefined();
       const snapshot = await first.snapshot();
       expect(await first.snapshot()).toBe(snapshot); // cached
@@ -165,7 +165,7 @@ describe('catalog cache', () => {
         kit.price = '29.00';
       });
       await importCatalog(database.db, storage(), dir);
-      await expect.poll(() => changed.length).toBe(4);
+      await expect.poll(() => changed.length, { timeout: 10_000 }).toBe(4);
       expect(first.loaded()).toBeUndefined();
       expect((await first.entry('beta-kit'))?.product.price).toBe(29);
       expect(first.loaded()?.bySef.get('beta-kit')?.product.price).toBe(29);
