@@ -145,6 +145,26 @@ test.describe('two-step sign-in and sessions', () => {
   });
 });
 
+/**
+ * Chromium's virtual authenticator (DevTools protocol, WebAuthn domain): a platform authenticator
+ * with resident keys that verifies the user; the server's verifier runs as in production.
+ */
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
 // WebAuthn needs a domain name (never an IP address): the /shop server answers on localhost.
 test.describe('passkeys', () => {
   test.use({
@@ -159,20 +179,7 @@ test.describe('passkeys', () => {
     db,
     snap,
   }) => {
-    // Chromium's virtual authenticator (DevTools protocol, WebAuthn domain): a platform authenticator
-    // with resident keys that verifies the user; the server's verifier runs as in production.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
     const user = await createAccount(db, { name: 'Annie Easley' });
     try {
       await signInWithPassword(page, user.email, user.password);
@@ -225,18 +232,7 @@ test.describe('passkeys', () => {
     db,
     snap,
   }) => {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(page);
     const owner = await createAccount(db, { name: 'Olga Owner' });
     await db.query('INSERT INTO owners (email) VALUES (lower($1)) ON CONFLICT DO NOTHING', [owner.email]);
     try {

@@ -49,6 +49,16 @@ export function sandboxTransactionCompleted(order: {
     total: String(before - off),
   });
   const money = { fee: '0', earnings: String(paid), currency_code: 'USD' as const };
+  // The transaction's totals, which its payout totals repeat (no credit, balance or tax here).
+  const transactionTotals = {
+    ...totals(subtotal, discount),
+    credit: '0',
+    credit_to_balance: '0',
+    balance: '0',
+    grand_total: String(paid),
+    grand_total_tax: '0',
+    ...money,
+  };
   return {
     event_id: id('evt'),
     event_type: 'transaction.completed',
@@ -98,15 +108,7 @@ export function sandboxTransactionCompleted(order: {
       })),
       details: {
         tax_rates_used: [{ tax_rate: '0', totals: totals(subtotal, discount) }],
-        totals: {
-          ...totals(subtotal, discount),
-          credit: '0',
-          credit_to_balance: '0',
-          balance: '0',
-          grand_total: String(paid),
-          grand_total_tax: '0',
-          ...money,
-        },
+        totals: transactionTotals,
         adjusted_totals: {
           subtotal: String(paid),
           tax: '0',
@@ -117,13 +119,7 @@ export function sandboxTransactionCompleted(order: {
           retained_fee: '0',
         },
         payout_totals: {
-          ...totals(subtotal, discount),
-          credit: '0',
-          credit_to_balance: '0',
-          balance: '0',
-          grand_total: String(paid),
-          grand_total_tax: '0',
-          ...money,
+          ...transactionTotals,
           exchange_rate: '1.0',
           fee_rate: '0',
         },
