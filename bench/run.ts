@@ -58,7 +58,7 @@ const TARGET = {
   throughputShare: 0.5,
   p99Ms: 20,
   rssBytes: 150 * 1000 * 1000,
-  // Issue 12: the second start to /readyz, and the home page's first-load JavaScript.
+  // The second start to /readyz, and the home page's first-load JavaScript.
   startupMs: 1_500,
   jsGzipBytes: 120 * 1000,
   cssGzipBytes: 25 * 1000,
@@ -66,7 +66,7 @@ const TARGET = {
     Category,
     number
   >,
-  /** Lighthouse's simulated mobile LCP and CLS (issue 12). */
+  /** Lighthouse's simulated mobile LCP and CLS. */
   lcpMs: 1_800,
   cls: 0.02,
 };

@@ -12,7 +12,7 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(bin('vite'), ['build', '--logLevel', 'warn']);
-// The public screens' server renderer (issue 12): the same components, built for Node.
+// The public screens' server renderer: the same components, built for Node.
 run(bin('vite'), ['build', '--logLevel', 'warn', '--ssr', 'entry-server.tsx']);
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);
 // tsc emits only JavaScript: every other file of the server (SQL migrations, the sandbox page's

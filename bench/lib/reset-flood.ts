@@ -35,7 +35,7 @@ async function probeStatic(url: string) {
 }
 
 /**
- * Issue 18's probe: 100 password resets a second while a static file is fetched 100 times a
+ * The outside probe's flood: 100 password resets a second while a static file is fetched 100 times a
  * second. With `made-up` links (the probe's) each reset costs a lookup; with `live` ones, the
  * worst case, each needs an argon2 hash and the hashing queue is what keeps files fast. The server runs with RATE_LIMITS=off (one address would
  * otherwise be refused after 20 resets): what is measured is the hashing queue alone.

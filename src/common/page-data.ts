@@ -5,7 +5,7 @@
  */
 
 /** The signed-in user, or `{}` for a visitor. */
-/** `owner` is true for a shop owner (issue 11), absent otherwise. */
+/** `owner` is true for a shop owner, absent otherwise. */
 export type InitialUser = { id?: number; name?: string; owner?: boolean };
 
 export type InitialData = { path: string; csrf: string; baseUrl: string; user: InitialUser };
@@ -44,7 +44,7 @@ export type ClientConfig = {
 };
 
 /**
- * `<script type="application/json" id="page-queries">` (issue 12): the answers a server-rendered
+ * `<script type="application/json" id="page-queries">`: the answers a server-rendered
  * page was rendered with, as `[key, data]` pairs, which the browser puts in its query cache before
  * it hydrates. The keys are the ones the web app's hooks ask with (`PAGE_QUERY_KEYS`), so the server
  * and the browser cannot disagree about them.

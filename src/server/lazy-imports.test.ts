@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Packages a serving process seldom needs, loaded on first use (`await import(...)`) so that they
- * cost neither heap nor start-up time until then (issue 12: server memory after load).
+ * cost neither heap nor start-up time until then (server memory after load).
  */
 const LOADED_ON_FIRST_USE = [
   '@simplewebauthn/server', // passkey ceremonies

@@ -65,7 +65,7 @@ const BOOT_MARK = '<!--app-boot-->';
 /**
  * The built index.html, read once. Vite's entry script and module preloads give way to one small
  * classic script (`boot.js`, from src/web/public) that asks for them once the page has been
- * painted: the page arrives rendered (issue 12), its stylesheet and typeface paint it and its
+ * painted: the page arrives rendered, its stylesheet and typeface paint it and its
  * scripts only make it interactive, so on a slow phone they should not share the bandwidth with
  * those (decision 015). For a screen whose code is in lazy chunks (the product page, the sign-in
  * layout and screen), the boot script also asks for those chunks and their imports, found in

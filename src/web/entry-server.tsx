@@ -1,5 +1,5 @@
 /**
- * The server's side of the public screens (issue 12): the same routes and components as the
+ * The server's side of the public screens: the same routes and components as the
  * browser, rendered to HTML in Node. Vite builds this file for Node (`dist/ssr`); the page shell
  * (`server/http/page-shell.ts`) calls `render` once per route and catalog snapshot and keeps the
  * result, so a visitor's request only splices its own initial data into a kept page.

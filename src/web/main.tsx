@@ -43,7 +43,7 @@ const app = (
 // The answers the server rendered this page with: the screen starts with them, and asks again in
 // the background (they are marked as old), as for any kept page; an unchanged answer re-renders nothing.
 for (const [key, data] of readPageQueries() ?? []) queryClient.setQueryData(key, data, { updatedAt: 0 });
-// The server renders the public screens into #root (issue 12): the browser loads that screen's code
+// The server renders the public screens into #root: the browser loads that screen's code
 // (preloaded by the page's head) and hydrates the HTML; the other screens (checkout, the user panel,
 // the owner console) it renders itself.
 // (Not a top-level await: the screens' chunks import this entry's own chunk, which must finish first.)

@@ -15,7 +15,7 @@ import {
 } from './fixtures.ts';
 
 /**
- * The owner console (issue 11) at 390 and 1440 px. These specs hide kits, refund and grant, so they
+ * The owner console at 390 and 1440 px. These specs hide kits, refund and grant, so they
  * run on a shop of their own (tests/setup/e2e-stack.ts), never on the one the other specs read.
  */
 test.use({ baseURL: `${OWNER_SHOP_URL}/`, database: 'owner' });

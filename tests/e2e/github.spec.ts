@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, grantKits, loadCatalog, payAtSandboxCheckout, test } from './fixtures.ts';
 
 /**
- * Kits delivered as private GitHub repositories (issue 14), on the root shop, whose GITHUB_* point
+ * Kits delivered as private GitHub repositories, on the root shop, whose GITHUB_* point
  * at the stand-in of tests/setup/github-stand-in.ts: pay, connect GitHub, see the invitation,
  * lose it on a refund, and disconnect.
  */

@@ -5,7 +5,7 @@ import { OWNER_SHOP_URL } from '../../playwright.config.ts';
 import { createAccount, expect, keepScreenshot, loadCatalog, readDataLayer, test } from './fixtures.ts';
 
 /**
- * Promotions (issue 15): discount codes at the cart and checkout, their uses in the owner console,
+ * Promotions: discount codes at the cart and checkout, their uses in the owner console,
  * bundles and upgrade prices. They create codes and orders, so they run on the owner console's shop.
  */
 test.use({ baseURL: `${OWNER_SHOP_URL}/`, database: 'owner' });

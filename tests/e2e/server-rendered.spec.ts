@@ -3,7 +3,7 @@ import { SHOP_URL } from '../../playwright.config.ts';
 import { test } from './fixtures.ts';
 
 /**
- * Issue 12: the public screens arrive complete in the first response. Each is fetched once as plain
+ * The public screens arrive complete in the first response. Each is fetched once as plain
  * HTML (what a crawler or a link preview reads), and opened in Chromium with JavaScript disabled
  * (what a visitor without scripts sees), where its content shows and its links lead somewhere.
  */

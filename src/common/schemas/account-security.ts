@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type AccountUser, AccountUserSchema } from './accounts.ts';
 
-/** Account security calls (issue 13): sessions, two-step sign-in, passkeys. */
+/** Account security calls: sessions, two-step sign-in, passkeys. */
 
 /** A TOTP code (6 digits, spaces allowed) or a recovery code (xxxxx-xxxxx). */
 export const SignInCodeSchema = z.object({

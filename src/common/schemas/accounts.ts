@@ -73,7 +73,7 @@ export type ResetPasswordRequest = z.input<typeof ResetPasswordSchema>;
 export type ChangePasswordRequest = z.input<typeof ChangePasswordSchema>;
 
 /** The answers of the account calls. */
-/** `owner` is true for a shop owner (issue 11), absent otherwise. */
+/** `owner` is true for a shop owner, absent otherwise. */
 export const AccountUserSchema = z.object({ id: z.number().int(), name: z.string(), owner: z.boolean().optional() });
 export const MessageResponseSchema = z.object({ message: z.string() });
 export const LoginResponseSchema = z.object({ user: AccountUserSchema, message: z.string() });

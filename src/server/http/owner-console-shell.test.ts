@@ -7,7 +7,7 @@ const initialData = (html: string) =>
   JSON.parse(/<script type="application\/json" id="initial-data">(.*?)<\/script>/.exec(html)![1]!);
 
 /**
- * The owner console's page shell (issue 11): /admin exists for owners only, and the browser learns
+ * The owner console's page shell: /admin exists for owners only, and the browser learns
  * that a user is an owner from the initial data and the sign-in answer (`owner: true`), never otherwise.
  */
 describe('owner console shell', () => {

@@ -246,7 +246,7 @@ describe('a production shop on the sandbox provider', () => {
   });
 });
 
-describe('page shell with the server renderer (issue 12)', () => {
+describe('page shell with the server renderer', () => {
   let t: TestApp;
   const calls: { url: string; queries: [readonly unknown[], unknown][] }[] = [];
   let failing = false;

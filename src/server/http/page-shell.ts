@@ -92,7 +92,7 @@ export function registerPageShell(
     cache: boolean;
     /** Whether a signed-in user is a shop owner: `owner: true` in the initial data, and /admin exists. */
     isOwner?: (userId: number) => Promise<boolean>;
-    /** Renders the public screens into the page (issue 12); without it the browser renders every screen. */
+    /** Renders the public screens into the page; without it the browser renders every screen. */
     render?: PageRenderer;
     /** More answers a screen renders with, beyond the catalog's (the content feature's texts). */
     screenQueries?: (pattern: ScreenPattern) => PageQueries;

@@ -129,7 +129,7 @@ const SALT_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 /**
  * The token `tokens.create(secret)` makes (@fastify/csrf 8, no validity or user info): an 8-letter
  * salt, `-`, and the SHA-256 of `salt-secret` in base64url. Made with one `crypto.hash` call instead of
- * the library's `createHash` object, which cost a page answer about 5% of its CPU (issue 12, perf).
+ * the library's `createHash` object, which cost a page answer about 5% of its CPU (perf).
  * The library's `verify` checks these tokens (security.test.ts). A secret outside base64url (a
  * cookie a client made up) goes to the library, which hashes it as ASCII.
  */

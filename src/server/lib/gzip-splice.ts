@@ -164,7 +164,7 @@ function multModP(a: number, b: number): number {
  * The products of a fixed `a` with each byte value at each of a checksum's four byte positions: the
  * product is linear in its other factor, so `a·b` is the XOR of four lookups (`multiplyBy`), where
  * `multModP` takes up to 32 rounds. Made once per kept page; each response then shifts its checksum
- * with four (multModP's loop was 1% of a page answer's CPU, issue 12, perf).
+ * with four (multModP's loop was 1% of a page answer's CPU, perf).
  */
 function multiplierTable(a: number): Uint32Array {
   const table = new Uint32Array(4 * 256);

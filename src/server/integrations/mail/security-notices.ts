@@ -2,7 +2,7 @@ import { SITE_NAME } from '../../../common/site.ts';
 import { compose, type MailContext } from './templates.ts';
 
 /**
- * Notices of changes to how an account signs in (issue 13): each says what changed and when,
+ * Notices of changes to how an account signs in: each says what changed and when,
  * and what to do if it was not the account's owner. None carries a token.
  */
 type To = { name: string; email: string };

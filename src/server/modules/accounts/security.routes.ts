@@ -49,7 +49,7 @@ import {
 const SIGN_IN_AGAIN = 'For your security, please sign in again to change how you sign in.';
 
 /**
- * Account security (issue 13): the sessions list, two-step sign-in (TOTP and recovery codes) and
+ * Account security: the sessions list, two-step sign-in (TOTP and recovery codes) and
  * passkeys. JSON under the base path; every POST needs the CSRF header; 401 when signed out.
  */
 export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps): void {

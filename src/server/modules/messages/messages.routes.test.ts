@@ -8,7 +8,7 @@ import { createSmtpMailer } from '../../integrations/mail/mailer.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  // The web app's renderer: the blog's pages are in #root as the browser gets them (issue 12).
+  // The web app's renderer: the blog's pages are in #root as the browser gets them.
   t = await createTestApp({ PUBLIC_URL: 'http://shop.test', SUPPORT_EMAIL: 'help@shop.test' }, { render: webRenderer });
 });
 afterAll(() => t.close());

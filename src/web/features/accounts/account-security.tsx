@@ -8,7 +8,7 @@ import { fetchSecurity } from './security-api.ts';
 import { SessionsSection } from './sessions-section.tsx';
 import { TwoStepSection } from './two-step-section.tsx';
 
-/** The Profile tab's security sections (issue 13): passkeys, two-step sign-in, sessions. */
+/** The Profile tab's security sections: passkeys, two-step sign-in, sessions. */
 export function AccountSecurity() {
   const [security, setSecurity] = useState<Security | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
