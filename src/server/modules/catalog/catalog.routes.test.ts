@@ -29,6 +29,23 @@ describe('POST /api/products', () => {
     expect(kits[1]).toMatchObject({ price: 19.5, discounted_from: null });
   });
 
+  it("gives each kit its own version's release date", async () => {
+    const [before] = (
+      await t.pool.query(`SELECT v.released_on::text AS day FROM kit_versions v JOIN kits k ON k.id = v.kit_id
+        WHERE k.sef_id = 'beta-kit' AND v.version = k.version`)
+    ).rows;
+    const beta = `FROM kits k WHERE k.id = v.kit_id AND k.sef_id = 'beta-kit' AND v.version = k.version`;
+    await t.pool.query(`UPDATE kit_versions v SET released_on = '2026-02-03' ${beta}`);
+    t.catalog.invalidate();
+    try {
+      const kits = (await t.app.inject({ method: 'POST', url: '/api/products' })).json();
+      expect(kits.map((k: { released_on: string }) => k.released_on)).toEqual(['2025-08-01', '2026-02-03']);
+    } finally {
+      await t.pool.query(`UPDATE kit_versions v SET released_on = $1 ${beta}`, [before.day]);
+      t.catalog.invalidate();
+    }
+  });
+
   it('accepts an empty JSON body, {} and no body alike', async () => {
     for (const payload of [undefined, '', '{}']) {
       const res = await t.app.inject({

@@ -90,8 +90,10 @@ export function createCatalog(db: Database) {
     const loading = db
       .select({
         ...getTableColumns(kits),
-        releasedOn: sql<string | null>`(SELECT ${kitVersions.releasedOn} FROM ${kitVersions}
-          WHERE ${kitVersions.kitId} = ${kits.id} AND ${kitVersions.version} = ${kits.version} LIMIT 1)`,
+        // Qualified by hand: inside a select, Drizzle writes a column without its table, and the
+        // subquery's own kit_versions would then be compared with itself.
+        releasedOn: sql<string | null>`(SELECT v.released_on FROM ${kitVersions} v
+          WHERE v.kit_id = ${kits}.id AND v.version = ${kits}.version LIMIT 1)`,
       })
       .from(kits)
       // A kit an owner hid is off the store (home, product page, cart) until shown again.
