@@ -26,6 +26,10 @@ describe('file mailer (no SMTP_URL)', () => {
       expect(mail.link).toBe('http://localhost:3000/email/verify?token=tok&email=ada%40example.com');
       expect(mail.html).toContain('Ada &lt;script&gt;');
       expect(mail.html).not.toContain('<script>');
+      // A whole document: its language, character set and title (the subject) in a head.
+      expect(mail.html).toMatch(
+        /^<!doctype html><html lang="en"><head><meta charset="utf-8">.*<title>Activate your Kitshop account<\/title><\/head><body/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -29,7 +29,7 @@ export function compose(
   const more = parts.more
     ? `<p style="line-height:1.6;margin:0 0 14px">${escapeHtml(parts.more.label)}: <a href="${escapeHtml(parts.more.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(parts.more.url)}</a></p>`
     : '';
-  const html = `<!doctype html><html><body style="margin:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1e293b">
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head><body style="margin:0;background:#f1f5f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1e293b">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
 <table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
 <tr><td><p style="font-weight:800;font-size:20px;margin:0 0 24px;color:#0f172a">${SITE_NAME}</p>
