@@ -287,3 +287,88 @@ export function kitUpdateMail(
     ctx.supportEmail,
   );
 }
+
+const dollars = (cents: number) => `USD ${(cents / 100).toFixed(2)}`;
+
+/**
+ * A refund applied to an order (in full or in part, from the provider or the owner): what came
+ * back, which kits left the buyer's library and which stay, and any upgrade the refund ended.
+ */
+export function refundMail(
+  ctx: MailContext,
+  to: { name: string; email: string },
+  refund: {
+    publicId: string;
+    lines: { title: string; refundedCents: number; priceCents: number; full: boolean }[];
+    cents: number;
+    removed: string[];
+    kept: string[];
+    endedUpgrades: string[];
+  },
+) {
+  const lines = refund.lines.map(
+    (l) =>
+      `• ${l.title}: ${dollars(l.refundedCents)} ${l.full ? 'refunded in full' : `of ${dollars(l.priceCents)} refunded so far`}`,
+  );
+  return compose(
+    to.email,
+    `Refund of ${dollars(refund.cents)} for your ${SITE_NAME} order ${refund.publicId}`,
+    {
+      heading: 'Your refund',
+      paragraphs: [
+        `Hi ${to.name}, we refunded ${dollars(refund.cents)} (before tax) of your order ${refund.publicId}. It goes back to the way you paid; your bank may take a few days to show it.`,
+        ...lines,
+        ...(refund.removed.length > 0 ? [`No longer in your library: ${refund.removed.join(', ')}.`] : []),
+        ...(refund.endedUpgrades.length > 0
+          ? [`Your upgrade was priced on what was refunded, so it ended too: ${refund.endedUpgrades.join(', ')}.`]
+          : []),
+        ...(refund.kept.length > 0 ? [`Still yours, as before: ${refund.kept.join(', ')}.`] : []),
+      ],
+      action: { label: 'Open my user panel', url: `${ctx.publicUrl}/user-panel` },
+    },
+    ctx.supportEmail,
+  );
+}
+
+/** The shop's owner gave the customer a kit. */
+export function kitGrantedMail(ctx: MailContext, to: { name: string; email: string }, kit: { title: string }) {
+  return compose(
+    to.email,
+    `${kit.title} is in your ${SITE_NAME} library`,
+    {
+      heading: `${kit.title} is yours`,
+      paragraphs: [
+        `Hi ${to.name}, we added ${kit.title} to your library: its downloads, documentation and setup guide are in your user panel.`,
+      ],
+      action: { label: 'Open my user panel', url: `${ctx.publicUrl}/user-panel` },
+    },
+    ctx.supportEmail,
+  );
+}
+
+/** The shop's owner ended the customer's grant of a kit; `kept` when a purchase still pays for it. */
+export function kitRevokedMail(
+  ctx: MailContext,
+  to: { name: string; email: string },
+  kit: { title: string; kept: boolean },
+) {
+  return compose(
+    to.email,
+    kit.kept
+      ? `Your free access to ${kit.title} ended; you keep the kit you bought`
+      : `${kit.title} was removed from your ${SITE_NAME} library`,
+    {
+      heading: kit.kept ? `You keep ${kit.title}` : `${kit.title} was removed`,
+      paragraphs: kit.kept
+        ? [
+            `Hi ${to.name}, the free access to ${kit.title} we gave you ended. You bought the kit too, so it stays in your library as before.`,
+          ]
+        : [
+            `Hi ${to.name}, the access to ${kit.title} we gave you ended, and the kit is no longer in your library. The rest of your library is unchanged.`,
+            `If you think this is a mistake, write to ${ctx.supportEmail}.`,
+          ],
+      action: { label: 'Open my user panel', url: `${ctx.publicUrl}/user-panel` },
+    },
+    ctx.supportEmail,
+  );
+}

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Reader } from '../../db/open.ts';
 import { AppError } from '../../http/errors.ts';
+import { enqueueMail } from '../../integrations/mail/outbox.ts';
+import { kitGrantedMail, kitRevokedMail, type MailContext } from '../../integrations/mail/templates.ts';
 import { kitVersionNameSql } from '../catalog/catalog.service.ts';
 import { queueRepositoryAccessSync } from '../github/github.service.ts';
 import { lockBuyerRefunds } from '../orders/fulfilment.service.ts';
@@ -52,28 +54,36 @@ export async function revokeGrant(
 /**
  * An owner gives a customer a kit or ends their grant of it, in the caller's transaction: it takes its
  * turn with the customer's refunds (each sees what the other did), a revoke leaves a kit a paid line
- * still pays for, and the customer's repository access follows. A grant that is there already, or a
- * revoke of none, is a conflict. Answers how many repository jobs were queued.
+ * still pays for, and the customer's repository access follows; the customer is mailed what changed
+ * (in the same transaction). A grant that is there already, or a revoke of none, is a conflict.
+ * Answers how many repository jobs were queued.
  */
 export async function changeCustomerGrant(
   tx: Reader,
   change: {
     kind: 'grant' | 'revoke';
-    customer: { id: number; email: string };
+    customer: { id: number; email: string; name: string };
     kit: { id: number; title: string };
     note: string;
     by: number;
   },
+  mail: MailContext,
 ): Promise<number> {
   const { customer, kit } = change;
   await lockBuyerRefunds(tx, customer.id);
+  // An erased account reads with no address: nobody to tell.
+  const tell = async (message: Parameters<typeof enqueueMail>[1]) => {
+    if (customer.email) await enqueueMail(tx, message);
+  };
   if (change.kind === 'grant') {
     const done = await grantKit(tx, { userId: customer.id, kitId: kit.id, note: change.note, by: change.by });
     if (!done) throw new AppError('conflict', `${customer.email} has a grant of ${kit.title} already.`);
+    await tell(kitGrantedMail(mail, customer, kit));
   } else {
     const stillPaidFor = (await paidLinesOf(tx, customer.id, [kit.id])).length > 0;
     const done = await revokeGrant(tx, { userId: customer.id, kitId: kit.id, note: change.note, stillPaidFor });
     if (!done) throw new AppError('conflict', `${customer.email} has no grant of ${kit.title} to revoke.`);
+    await tell(kitRevokedMail(mail, customer, { title: kit.title, kept: stillPaidFor }));
   }
   return queueRepositoryAccessSync(tx, customer.id);
 }

@@ -85,9 +85,9 @@ export async function revokeEntitlements(
   db: Pick<Database, 'update'>,
   userId: number,
   kitIds: number[],
-): Promise<void> {
-  if (kitIds.length === 0) return;
-  await db
+): Promise<number[]> {
+  if (kitIds.length === 0) return [];
+  const revoked = await db
     .update(entitlements)
     .set({ revokedAt: sql`now()` })
     .where(
@@ -99,7 +99,9 @@ export async function revokeEntitlements(
         sql`NOT EXISTS (SELECT 1 FROM ${kitGrants} g WHERE g.user_id = ${entitlements.userId}
                            AND g.kit_id = ${entitlements.kitId} AND g.revoked_at IS NULL)`,
       ),
-    );
+    )
+    .returning({ kitId: entitlements.kitId });
+  return revoked.map((r) => r.kitId);
 }
 
 /** Which of these kits the user owns now (not refunded). */

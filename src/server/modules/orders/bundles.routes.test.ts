@@ -170,6 +170,18 @@ describe('a refund of a purchase an upgrade price counted', () => {
     expect(upgraded).toMatchObject({ status: 'paid', lines: [{ title: 'Duo Bundle', refunded: false, lapsed: true }] });
     const activity = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
     expect(activity.detail).toContain(`ends the upgrade Duo Bundle (order ${upgrade.order_id})`);
+    // The buyer is told: the refund, the kits gone, and the upgrade it ended.
+    const mails = await t.pool.query('SELECT "to", subject, text FROM mail_outbox WHERE ref = $1 AND subject LIKE $2', [
+      betaOrder.order_id,
+      'Refund of%',
+    ]);
+    expect(mails.rows).toEqual([
+      { to: user.email, subject: expect.stringContaining('USD 19.50'), text: expect.any(String) },
+    ]);
+    expect(mails.rows[0].text).toContain('No longer in your library: ');
+    expect(mails.rows[0].text).toContain('Duo Bundle');
+    expect(mails.rows[0].text).toContain(`it ended too: Duo Bundle (order ${upgrade.order_id})`);
+    expect(mails.rows[0].text).not.toContain('Still yours');
     // Nothing counts towards the bundle any more: it costs its full price again.
     const again = (await client.post('/api/cart', { products: [bundle] })).json();
     expect(again.items[0]).toMatchObject({ price: 59, upgrade: null });

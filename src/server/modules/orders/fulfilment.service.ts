@@ -2,8 +2,13 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { orderItems, orderRefunds, orders, paymentEvents } from '../../db/schema/orders.ts';
-import { enqueueMailSql } from '../../integrations/mail/outbox.ts';
-import { orderConfirmationMail, ownerSaleMail } from '../../integrations/mail/templates.ts';
+import { enqueueMail, enqueueMailSql } from '../../integrations/mail/outbox.ts';
+import {
+  type MailContext,
+  orderConfirmationMail,
+  ownerSaleMail,
+  refundMail,
+} from '../../integrations/mail/templates.ts';
 import {
   type PaymentCompleted,
   type PaymentReversed,
@@ -13,8 +18,9 @@ import {
 import { createBatchQueue } from '../../lib/batch-queue.ts';
 import { mailboxKey } from '../../lib/mailbox.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
+import { allKits } from '../catalog/catalog.owner.service.ts';
 import { connectedGithubSql, queueRepositoryAccessSync } from '../github/github.service.ts';
-import { grantSql, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
+import { grantSql, ownedKitIds, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 import {
   type CodeBuyer,
   type LockedCode,
@@ -64,15 +70,19 @@ async function applyOtherEvent(deps: Deps, received: ReceivedEvent, payload: unk
       .returning({ eventId: paymentEvents.eventId });
     if (inserted.length === 0) return 'duplicate' as const;
     const { event } = received;
-    const result: Result = event.kind === 'payment_reversed' ? await reverse(tx, event) : { outcome: 'ignored' };
+    const result: Result =
+      event.kind === 'payment_reversed' ? await reverse(tx, event, deps.config) : { outcome: 'ignored' };
     await tx
       .update(paymentEvents)
       .set({ outcome: result.outcome, detail: result.detail ?? null, transactionId: result.transactionId ?? null })
       .where(eq(paymentEvents.eventId, received.eventId));
     return result.outcome;
   });
-  // A refund may have queued repository revokes.
-  if (outcome === 'refunded') deps.githubQueued?.();
+  // A refund may have queued repository revokes and the buyer's mail.
+  if (outcome === 'refunded') {
+    deps.githubQueued?.();
+    deps.mailQueued();
+  }
   return outcome;
 }
 
@@ -231,7 +241,7 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     // Buyers with a GitHub account connected get their kits' repositories (with the grants, or not at all).
     const githubBuyers = await writeEffects(tx, effects, Boolean(deps.config.github));
     for (const userId of githubBuyers) githubJobs += await queueRepositoryAccessSync(tx, userId);
-    for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId);
+    for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId, deps.config);
     const results = new Map(effects.events.map((e) => [e.eventId, e.result.outcome]));
     return group.map(({ received }, i) =>
       firstIndex.get(received.eventId) === i ? (results.get(received.eventId) ?? 'duplicate') : 'duplicate',
@@ -427,7 +437,7 @@ async function writeEffects(tx: Tx, effects: Effects, github: boolean): Promise<
 }
 
 /** A refund that arrived before its payment waited for it; the payment is here now. */
-async function applyWaitingReversals(tx: Tx, transactionId: string) {
+async function applyWaitingReversals(tx: Tx, transactionId: string, mail: MailContext) {
   const waiting = await tx
     .select({ eventId: paymentEvents.eventId, payload: paymentEvents.payload })
     .from(paymentEvents)
@@ -435,7 +445,7 @@ async function applyWaitingReversals(tx: Tx, transactionId: string) {
   for (const row of waiting) {
     const { event: reversal } = readPaddleEvent(row.payload);
     if (reversal.kind !== 'payment_reversed') continue;
-    const result = await reverse(tx, reversal);
+    const result = await reverse(tx, reversal, mail);
     await tx
       .update(paymentEvents)
       .set({ outcome: result.outcome, detail: result.detail ?? null })
@@ -489,7 +499,7 @@ async function kitsNoLongerPaidFor(
  * paid no longer covers their credit (`lapseUncoveredUpgrades`). Kits go only when nothing else the
  * buyer paid for or was granted keeps them.
  */
-async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
+async function reverse(tx: Tx, event: PaymentReversed, mail: MailContext): Promise<Result> {
   const [buyer] = await tx
     .select({ userId: orders.userId })
     .from(orders)
@@ -551,8 +561,9 @@ async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
     ...refundedInFull.map((i) => ({ kitId: i.kitId, includes: i.includes })),
     ...lapsed.kitIds.map((kitId) => ({ kitId, includes: [] })),
   ];
+  let revoked: number[] = [];
   if (lost.length > 0) {
-    await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, lost));
+    revoked = await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, lost));
     await queueRepositoryAccessSync(tx, order.userId);
   }
   const whole = items.every((i) => i.refundedAt);
@@ -564,6 +575,16 @@ async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
       .where(eq(orders.id, order.id));
   // A refund in full gives the order's use of its discount code back.
   if (whole && order.discountCodeId !== null) await releaseCodeUse(tx, order.id);
+  // Only an adjustment recorded now mails: a repeated or updated one changed nothing.
+  if (recorded.length > 0)
+    await mailRefund(tx, mail, {
+      order,
+      items,
+      changed,
+      cents: recorded.reduce((sum, r) => sum + r.cents, 0),
+      revoked,
+      endedUpgrades: lapsed.titles,
+    });
   const what = changed.map((i) =>
     i.refundedAt ? i.title : `${i.title} (${usd(i.refundedCents)} of ${usd(i.priceCents)} refunded, kept)`,
   );
@@ -573,4 +594,49 @@ async function reverse(tx: Tx, event: PaymentReversed): Promise<Result> {
     detail: `${event.reason}: ${what.join(', ') || 'nothing new'}${ended}`,
     transactionId: event.transactionId,
   };
+}
+
+/**
+ * Tells the buyer what a refund changed, in the refund's transaction: the amount, the lines, the
+ * kits that left their library, those of the order they keep, and an upgrade it ended.
+ */
+async function mailRefund(
+  tx: Tx,
+  mail: MailContext,
+  refund: {
+    order: typeof orders.$inferSelect;
+    items: (typeof orderItems.$inferSelect)[];
+    changed: (typeof orderItems.$inferSelect)[];
+    cents: number;
+    revoked: number[];
+    endedUpgrades: string[];
+  },
+): Promise<void> {
+  const { order } = refund;
+  const { rows } = await tx.execute<{ buyer: Contact | null }>(
+    sql`SELECT ${contactSql(sql`${order.userId}`)} AS buyer`,
+  );
+  const buyer = rows[0]?.buyer;
+  // An erased account's address is in the reserved .invalid domain: nobody to tell.
+  if (!buyer || buyer.email.endsWith('.invalid')) return;
+  const orderKits = [...new Set(refund.items.flatMap((i) => [i.kitId, ...i.includes]))];
+  const owned = await ownedKitIds(tx, order.userId, orderKits);
+  const titles = new Map((await allKits(tx)).map((k) => [k.id, k.title]));
+  const title = (kitId: number) => titles.get(kitId) ?? `kit ${kitId}`;
+  await enqueueMail(tx, {
+    ...refundMail(mail, buyer, {
+      publicId: order.publicId,
+      lines: refund.changed.map((i) => ({
+        title: i.title,
+        refundedCents: i.refundedCents,
+        priceCents: i.priceCents,
+        full: i.refundedAt !== null,
+      })),
+      cents: refund.cents,
+      removed: refund.revoked.map(title),
+      kept: orderKits.filter((id) => owned.has(id)).map(title),
+      endedUpgrades: refund.endedUpgrades,
+    }),
+    ref: order.publicId,
+  });
 }

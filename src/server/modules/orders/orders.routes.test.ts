@@ -365,8 +365,20 @@ describe('POST /api/webhooks/paddle', () => {
     const [line] = paid.data.details.line_items;
     const price = kits[0]!.price_cents;
 
+    const refundMails = async () =>
+      (
+        await t.pool.query('SELECT "to", text FROM mail_outbox WHERE ref = $1 AND subject LIKE $2 ORDER BY id', [
+          order_id,
+          'Refund of%',
+        ])
+      ).rows;
     const first = partialRefundOf(paid, line!.id, 100);
     expect((await deliver(first)).json().outcome).toBe('refunded');
+    // The buyer is told the amount and that the kit stays.
+    const told = await refundMails();
+    expect(told).toEqual([{ to: user.email, text: expect.stringContaining('we refunded USD 1.00') }]);
+    expect(told[0].text).toContain('Still yours, as before: Alpha Kit.');
+    expect(told[0].text).not.toContain('No longer in your library');
     expect(await ownedBy(user.id)).toEqual([kits[0]!.id]);
     expect(await lineOf(order_id)).toEqual({ refunded_cents: 100, refunded: false, status: 'partially_refunded' });
     const seen = (await browser.get(`/api/orders/${order_id}`)).json();
@@ -376,11 +388,18 @@ describe('POST /api/webhooks/paddle', () => {
     const repeat = partialRefundOf(paid, line!.id, 100, first.data.id, 'adjustment.created');
     expect((await deliver(repeat)).json().outcome).toBe('refunded');
     expect((await lineOf(order_id)).refunded_cents).toBe(100);
+    // Neither that nor the same event delivered again mails anything more.
+    expect((await deliver(first)).json().outcome).toBe('duplicate');
+    expect(await refundMails()).toHaveLength(1);
 
     // A second partial refund of the rest: the line is refunded in full, the kit goes.
     expect((await deliver(partialRefundOf(paid, line!.id, price - 100))).json().outcome).toBe('refunded');
     expect(await lineOf(order_id)).toEqual({ refunded_cents: price, refunded: true, status: 'refunded' });
     expect(await ownedBy(user.id)).toEqual([]);
+    const last = (await refundMails())[1]!.text;
+    expect(last).toContain(`we refunded USD ${((price - 100) / 100).toFixed(2)}`);
+    expect(last).toContain('No longer in your library: Alpha Kit.');
+    expect(await refundMails()).toHaveLength(2);
     const events = await t.pool.query('SELECT detail FROM payment_events WHERE event_id = $1', [first.event_id]);
     expect(events.rows[0].detail).toBe(
       `refund: Alpha Kit (USD 1.00 of USD ${(price / 100).toFixed(2)} refunded, kept)`,

@@ -7,6 +7,7 @@ import {
 } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
+import type { MailContext } from '../../integrations/mail/templates.ts';
 import { accountOf, listAccounts } from '../accounts/accounts.owner.service.ts';
 import { endAllSessions } from '../accounts/sessions.service.ts';
 import { allKits, kitById } from '../catalog/catalog.owner.service.ts';
@@ -39,6 +40,8 @@ export function registerCustomerRoutes(
   deps: {
     db: Database;
     ownerOf: OwnerOf;
+    mail: MailContext;
+    mailQueued: () => void;
     /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
     githubQueued?: () => void;
   },
@@ -133,7 +136,11 @@ export function registerCustomerRoutes(
       if (!account) throw new AppError('not_found', `No customer ${id}.`);
       const kit = await kitById(tx, input.kit_id);
       if (!kit) throw new AppError('invalid_data', `kit_id: no kit ${input.kit_id}.`);
-      const queued = await changeCustomerGrant(tx, { kind, customer: account, kit, note: input.note, by: owner.id });
+      const queued = await changeCustomerGrant(
+        tx,
+        { kind, customer: account, kit, note: input.note, by: owner.id },
+        deps.mail,
+      );
       await recordActivity(tx, owner, {
         action: kind === 'grant' ? 'grant kit' : 'revoke kit',
         target: `customer ${id}`,
@@ -141,6 +148,7 @@ export function registerCustomerRoutes(
       });
       return queued;
     });
+    deps.mailQueued();
     if (githubJobs > 0) deps.githubQueued?.();
     return customerDetail(id);
   };

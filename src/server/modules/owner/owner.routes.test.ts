@@ -222,7 +222,7 @@ describe('orders', () => {
   });
 
   it('refunds one line through the signed webhook: the buyer loses that kit at once and keeps the other', async () => {
-    const { client, orderId } = await paidBuyer([kits[0]!.id, kits[1]!.id]);
+    const { client, orderId, user } = await paidBuyer([kits[0]!.id, kits[1]!.id]);
     expect(await purchases(client)).toEqual([kits[0]!.sef_id, kits[1]!.sef_id]);
     const res = await owner.post(`/api/admin/orders/${orderId}/refund`, {
       kit_ids: [kits[1]!.id],
@@ -240,6 +240,25 @@ describe('orders', () => {
     expect(await purchases(client)).toEqual([kits[0]!.sef_id]);
     expect((await client.get(`/download/${kits[1]!.id}`)).statusCode).toBe(403);
     expect((await client.post(`/api/item/${kits[1]!.sef_id}`, {})).statusCode).not.toBe(200);
+    // One mail to the buyer: what came back, the kit gone, the kit kept; listed on the order's page.
+    const refundMails = async () =>
+      (
+        await t.pool.query(
+          'SELECT "to", subject, text FROM mail_outbox WHERE ref = $1 AND subject LIKE $2 ORDER BY id',
+          [orderId, 'Refund of%'],
+        )
+      ).rows;
+    const amount = `USD ${(kits[1]!.price_cents / 100).toFixed(2)}`;
+    const [mail] = await refundMails();
+    expect(mail).toEqual({
+      to: user.email,
+      subject: `Refund of ${amount} for your Kitshop order ${orderId}`,
+      text: expect.any(String),
+    });
+    expect(mail.text).toContain(`${kits[1]!.title}: ${amount} refunded in full`);
+    expect(mail.text).toContain(`No longer in your library: ${kits[1]!.title}.`);
+    expect(mail.text).toContain(`Still yours, as before: ${kits[0]!.title}.`);
+    expect(order.mails).toContainEqual({ at: expect.any(String), subject: mail.subject, status: 'queued' });
     expect(await lastActivity()).toEqual({
       at: expect.any(String),
       actor: ownerEmail,
@@ -254,6 +273,10 @@ describe('orders', () => {
     const rest = (await owner.post(`/api/admin/orders/${orderId}/refund`, { reason: 'Asked for it' })).json();
     expect(rest.status).toBe('refunded');
     expect(await purchases(client)).toEqual([]);
+    const mails = await refundMails();
+    expect(mails).toHaveLength(2);
+    expect(mails[1]!.text).toContain(`No longer in your library: ${kits[0]!.title}.`);
+    expect(mails[1]!.text).not.toContain('Still yours');
     const summary = (await owner.get('/api/admin/summary')).json();
     expect(summary.refunds).toBeGreaterThanOrEqual((kits[0]!.price_cents + kits[1]!.price_cents) / 100);
   });
@@ -272,8 +295,22 @@ describe('orders', () => {
       lines: [{ itemId: rows[0].transaction_item_id, amountCents: 100, partial: true }],
     });
     expect((await deliverWebhook(t.app, partial, webhookSecret)).json().outcome).toBe('refunded');
+    // Delivered again: a duplicate, mailed once.
+    expect((await deliverWebhook(t.app, partial, webhookSecret)).json().outcome).toBe('duplicate');
     const order = (await owner.get(`/api/admin/orders/${orderId}`)).json();
     expect(order.status).toBe('partially_refunded');
+    const told = order.mails.filter((m: { subject: string }) => m.subject.startsWith('Refund of'));
+    expect(told).toEqual([
+      { at: expect.any(String), subject: `Refund of USD 1.00 for your Kitshop order ${orderId}`, status: 'queued' },
+    ]);
+    const { rows: texts } = await t.pool.query('SELECT text FROM mail_outbox WHERE ref = $1 AND subject LIKE $2', [
+      orderId,
+      'Refund of%',
+    ]);
+    expect(texts[0].text).toContain(
+      `${kits[0]!.title}: USD 1.00 of USD ${(kits[0]!.price_cents / 100).toFixed(2)} refunded so far`,
+    );
+    expect(texts[0].text).toContain(`Still yours, as before: ${kits[0]!.title}.`);
     expect(order.lines).toEqual([expect.objectContaining({ refunded: false, refunded_amount: 1, lapsed: false })]);
     expect(await purchases(client)).toEqual([kits[0]!.sef_id]);
     expect((await owner.get('/api/admin/summary')).json().refunds).toBeCloseTo(before + 1, 2);
@@ -385,6 +422,11 @@ describe('customers', () => {
       detail: `${kits[1]!.title} to ${user.email}: Conference prize`,
     });
     expect((await owner.post(`/api/admin/customers/${user.id}/grant`, { kit_id: kits[1]!.id })).statusCode).toBe(409);
+    const mailsTo = async () =>
+      (await t.pool.query('SELECT subject, text FROM mail_outbox WHERE "to" = $1 ORDER BY id', [user.email])).rows;
+    const [grantMail] = (await mailsTo()).filter((m) => m.subject.includes(kits[1]!.title));
+    expect(grantMail).toEqual({ subject: `${kits[1]!.title} is in your Kitshop library`, text: expect.any(String) });
+    expect(grantMail.text).toContain('http://shop.test/user-panel');
 
     const revoked = await owner.post(`/api/admin/customers/${user.id}/revoke`, { kit_id: kits[1]!.id, note: 'Oops' });
     expect(revoked.statusCode).toBe(200);
@@ -393,6 +435,11 @@ describe('customers', () => {
     expect((await client.get(`/download/${kits[1]!.id}`)).statusCode).toBe(403);
     expect(await lastActivity()).toMatchObject({ action: 'revoke kit', target: `customer ${user.id}` });
     expect((await owner.post(`/api/admin/customers/${user.id}/revoke`, { kit_id: kits[1]!.id })).statusCode).toBe(409);
+    // One mail each, the refused calls none.
+    expect((await mailsTo()).filter((m) => m.subject.includes(kits[1]!.title)).map((m) => m.subject)).toEqual([
+      `${kits[1]!.title} is in your Kitshop library`,
+      `${kits[1]!.title} was removed from your Kitshop library`,
+    ]);
   });
 
   it('signs a customer out everywhere: every session ends at once, logged; the customer may sign in again', async () => {
@@ -420,10 +467,24 @@ describe('customers', () => {
     await owner.post(`/api/admin/customers/${user.id}/grant`, { kit_id: kits[0]!.id, note: '' });
     await owner.post(`/api/admin/customers/${user.id}/revoke`, { kit_id: kits[0]!.id, note: '' });
     expect(await purchases(client)).toEqual([kits[0]!.sef_id, kits[1]!.sef_id]);
+    // The mail says so: the free access ended, the bought kit stays.
+    const { rows: revokeMails } = await t.pool.query(
+      'SELECT subject FROM mail_outbox WHERE "to" = $1 AND subject LIKE $2',
+      [user.email, 'Your free access%'],
+    );
+    expect(revokeMails).toEqual([
+      { subject: `Your free access to ${kits[0]!.title} ended; you keep the kit you bought` },
+    ]);
     // Granted, then the paid line refunded: the grant keeps it, until it is revoked.
     await owner.post(`/api/admin/customers/${user.id}/grant`, { kit_id: kits[1]!.id, note: 'keep it' });
     await owner.post(`/api/admin/orders/${orderId}/refund`, { kit_ids: [kits[1]!.id], reason: 'x' });
     expect(await purchases(client)).toEqual([kits[0]!.sef_id, kits[1]!.sef_id]);
+    const { rows: refundMails } = await t.pool.query(
+      'SELECT text FROM mail_outbox WHERE ref = $1 AND subject LIKE $2',
+      [orderId, 'Refund of%'],
+    );
+    expect(refundMails[0].text).not.toContain('No longer in your library');
+    expect(refundMails[0].text).toContain(`Still yours, as before: ${kits[0]!.title}, ${kits[1]!.title}.`);
     const detail = (await owner.get(`/api/admin/customers/${user.id}`)).json();
     expect(detail.kits.map((k: { kit_id: number; source: string }) => `${k.kit_id} ${k.source}`).sort()).toEqual(
       [`${kits[0]!.id} order`, `${kits[1]!.id} grant`].sort(),

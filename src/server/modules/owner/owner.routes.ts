@@ -77,7 +77,13 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         refundCall,
         refundsApprovedLater: paddle,
       });
-      registerCustomerRoutes(scope, { db, ownerOf, githubQueued: deps.githubQueued });
+      registerCustomerRoutes(scope, {
+        db,
+        ownerOf,
+        mail: config,
+        mailQueued: deps.mailQueued,
+        githubQueued: deps.githubQueued,
+      });
       registerKitRoutes(scope, { db, ownerOf, catalogChanged: () => deps.catalog.invalidate() });
       registerDiscountRoutes(scope, { db, config, ownerOf });
       registerMessageRoutes(scope, { db, mail: config, ownerOf, mailQueued: deps.mailQueued });
