@@ -130,6 +130,8 @@ test.describe('the owner console', () => {
     await expect(lines.getByRole('row').filter({ hasText: lose.title })).toContainText('Refunded');
     await expect(lines.getByRole('row').filter({ hasText: keep.title })).toContainText('Owned');
     await expect(page.getByText('Partially refunded').first()).toBeVisible();
+    // The buyer was mailed the refund, and the order's mails list it.
+    await expect(page.getByText(`Refund of USD ${lose.price.toFixed(2)} for your Kitshop order`)).toBeVisible();
 
     // The buyer at once: the refunded kit is gone from purchases, its download and its guide.
     const titles = await purchasedTitles(buyerPage);
