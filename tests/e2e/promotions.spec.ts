@@ -160,6 +160,10 @@ test.describe('discount codes', () => {
     await expect(row).toContainText('… – 2 Dec 2030');
     await expect(row).toContainText('Active');
     await expect(page.getByTestId(`redemptions-${code}`)).toHaveText('0 / 100');
+    // The form clears once every console query has been refreshed, which can be after the table shows
+    // the code: typing before that would be wiped.
+    await expect(page.getByLabel('Code', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Ends (optional)')).toHaveValue('');
     await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
     await page.getByLabel('Percent').fill('10');
     await page.getByRole('button', { name: 'Create code' }).click();
