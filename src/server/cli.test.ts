@@ -77,6 +77,26 @@ describe('owner commands while the store runs on the embedded database', () => {
     // Five commands, each a process of its own: a busy 2-core machine took past the default 20 s.
   }, 60_000);
 
+  it('takes --starts and --ends as days in SHOP_TIME_ZONE and lists the last day a code works', async () => {
+    const env = { DATA_DIR: dataDir, SHOP_TIME_ZONE: 'America/New_York' };
+    const created = await ownerCommand(
+      env,
+      'discounts',
+      'create',
+      'Winter',
+      '--percent',
+      '10',
+      '--starts',
+      '2026-12-01',
+      '--ends',
+      '2026-12-02',
+    );
+    expect(created).toMatchObject({ code: 0 });
+    expect(created.stdout).toMatch(/^Created Winter\s.*from 2026-12-01 {2}until 2026-12-02\n$/);
+    const listed = (await ownerCommand(env, 'discounts', 'list')).stdout;
+    expect(listed).toMatch(/^Winter\s.*from 2026-12-01 {2}until 2026-12-02$/m);
+  }, 60_000);
+
   it('says in one line what to do when the database cannot be reached, without a stack trace', async () => {
     const failed = await ownerCommand({ DATABASE_URL: 'postgres://kitshop:x@127.0.0.1:1/kitshop' }, 'messages', 'list');
     expect(failed.code).toBe(1);

@@ -37,6 +37,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the shop time zone as an IANA name, UTC by default, and refuses an unknown one', () => {
+    expect(loadConfig({}).shopTimeZone).toBe('UTC');
+    expect(loadConfig({ SHOP_TIME_ZONE: '' }).shopTimeZone).toBe('UTC');
+    expect(loadConfig({ SHOP_TIME_ZONE: 'Europe/Berlin' }).shopTimeZone).toBe('Europe/Berlin');
+    for (const zone of ['Mars/Olympus', 'GMT+25', 'berlin'])
+      expect(() => loadConfig({ SHOP_TIME_ZONE: zone }), zone).toThrow(
+        'SHOP_TIME_ZONE: must be an IANA time zone such as UTC, Europe/Berlin or America/New_York',
+      );
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

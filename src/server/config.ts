@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RETENTION_DAYS } from '../common/constants.ts';
 import { normaliseBasePath } from '../common/paths.ts';
+import { isTimeZone } from '../common/shop-days.ts';
 
 /** Empty strings count as unset, as in a `.env` file with `NAME=`. */
 const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -55,6 +56,10 @@ const EnvSchema = z.object({
     z.coerce.number().int('must be a whole number of days').min(1).max(36_500),
   ),
   RATE_LIMITS: withDefault('on').pipe(z.enum(['on', 'off'])),
+  SHOP_TIME_ZONE: withDefault('UTC').refine(
+    isTimeZone,
+    'must be an IANA time zone such as UTC, Europe/Berlin or America/New_York',
+  ),
   LOG_LEVEL: withDefault('info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
 
@@ -135,6 +140,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     /** Enables `GET /metrics` for `Authorization: Bearer` with this token. */
     metricsToken: env.METRICS_TOKEN,
     rateLimits: env.RATE_LIMITS === 'on',
+    /** Where the shop's calendar days are: a discount's start and end dates are days there. */
+    shopTimeZone: env.SHOP_TIME_ZONE,
     /** Per-form limits. Generous for people (and a shop's own e2e suite), tight for scripts. */
     limits: {
       signInFailures: { max: 5, windowSeconds: 60 },

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DiscountCreate, DiscountCreateSchema } from '../common/schemas/discounts.ts';
+import { dayIn, lastDayIn } from '../common/shop-days.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { AppError } from './http/errors.ts';
@@ -16,7 +17,8 @@ import {
 
 export const DISCOUNTS_USAGE = `  npm run discounts -- create CODE (--percent N | --amount DOLLARS) [--kits SEF_ID,...]
                     [--starts DATE] [--ends DATE] [--max N] [--once] [--paddle dsc_...]
-                                    a discount code (dates ISO, e.g. 2026-12-01)
+                                    a discount code (dates ISO, e.g. 2026-12-01: days in
+                                    SHOP_TIME_ZONE, the end day included)
   npm run discounts -- list         every code with its uses
   npm run discounts -- pause CODE   pause a code (resume CODE: use it again)`;
 
@@ -66,15 +68,16 @@ export function parseDiscountArgs(args: string[]): DiscountArgs | string {
   };
 }
 
-const describe = (d: ReturnType<typeof ownerDiscount>) =>
+/** One code in a line; its dates are days in the shop's zone, the end the last day it works. */
+const describe = (d: ReturnType<typeof ownerDiscount>, timeZone: string) =>
   [
     d.code.padEnd(16),
     (d.percent_off !== null ? `${d.percent_off}% off` : `USD ${d.amount_off?.toFixed(2)} off`).padEnd(16),
     `${d.redemptions}${d.max_redemptions !== null ? `/${d.max_redemptions}` : ''} used`.padEnd(12),
     (d.active ? 'active' : 'paused').padEnd(7),
     d.kit_ids ? `kits ${d.kit_ids.join(',')}` : 'every kit',
-    d.starts_at ? `from ${d.starts_at.slice(0, 10)}` : '',
-    d.ends_at ? `until ${d.ends_at.slice(0, 10)}` : '',
+    d.starts_at ? `from ${dayIn(d.starts_at, timeZone)}` : '',
+    d.ends_at ? `until ${lastDayIn(d.ends_at, timeZone)}` : '',
     d.once_per_customer ? 'once per customer' : '',
   ]
     .filter(Boolean)
@@ -86,7 +89,7 @@ export async function runDiscounts(db: Database, config: Config, parsed: Discoun
     if (parsed.sub === 'list') {
       const codes = (await listDiscounts(db)).map(ownerDiscount);
       if (codes.length === 0) console.log('No discount codes yet: npm run discounts -- create CODE --percent 20');
-      for (const d of codes) console.log(describe(d));
+      for (const d of codes) console.log(describe(d, config.shopTimeZone));
       return 0;
     }
     if (parsed.sub === 'pause' || parsed.sub === 'resume') {
@@ -116,9 +119,12 @@ export async function runDiscounts(db: Database, config: Config, parsed: Discoun
       return 1;
     }
     const created = ownerDiscount(
-      await createDiscount(db, input.data, { paddle: config.paymentProvider === 'paddle' }),
+      await createDiscount(db, input.data, {
+        paddle: config.paymentProvider === 'paddle',
+        timeZone: config.shopTimeZone,
+      }),
     );
-    console.log(`Created ${describe(created)}`);
+    console.log(`Created ${describe(created, config.shopTimeZone)}`);
     return 0;
   } catch (error) {
     if (error instanceof AppError) {
@@ -143,6 +149,7 @@ export async function importDiscountsFile(db: Database, config: Config): Promise
   }
   const { created, skipped } = await importCatalogDiscounts(db, entries, {
     paddle: config.paymentProvider === 'paddle',
+    timeZone: config.shopTimeZone,
   });
   return [...(created.length > 0 ? [`discount codes created: ${created.join(', ')}`] : []), ...skipped];
 }

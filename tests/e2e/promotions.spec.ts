@@ -83,7 +83,8 @@ test.describe('discount codes', () => {
     await insertCode(db, percent, { percent_off: 20 });
     await insertCode(db, amount, { amount_off_cents: 1000 });
     await insertCode(db, `GONE${id}`, { percent_off: 50, max_redemptions: 1, redemptions: 1 });
-    await insertCode(db, `OLD${id}`, { percent_off: 50, ends_at: '2021-01-01T00:00:00Z' });
+    // Stored ends are exclusive: this code's last day was 1 Jan 2021 (UTC, the default shop zone).
+    await insertCode(db, `OLD${id}`, { percent_off: 50, ends_at: '2021-01-02T00:00:00Z' });
     await signIn('Dee Counter');
     await page.goto('/');
     await fillCart(page, [a!.id, b!.id]);
@@ -150,11 +151,19 @@ test.describe('discount codes', () => {
     await page.getByLabel('Code', { exact: true }).fill(code);
     await page.getByLabel('Percent').fill('15');
     await page.getByLabel('Maximum uses (optional)').fill('100');
+    // The end day is the last day the code works, in the shop's zone, which the form names.
+    await expect(page.locator('#discount-ends-hint')).toHaveText('The last day it works, dates in UTC');
+    await page.getByLabel('Ends (optional)').fill('2030-12-02');
     await page.getByRole('button', { name: 'Create code' }).click();
     const row = page.getByRole('row').filter({ hasText: code });
     await expect(row).toContainText('15% off');
+    await expect(row).toContainText('… – 2 Dec 2030');
     await expect(row).toContainText('Active');
     await expect(page.getByTestId(`redemptions-${code}`)).toHaveText('0 / 100');
+    // The form clears once every console query has been refreshed, which can be after the table shows
+    // the code: typing before that would be wiped.
+    await expect(page.getByLabel('Code', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Ends (optional)')).toHaveValue('');
     await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
     await page.getByLabel('Percent').fill('10');
     await page.getByRole('button', { name: 'Create code' }).click();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DISCOUNT_CODE_CHARS, DISCOUNT_CODE_LENGTH } from '../constants.ts';
 import { parseDollarsToCents } from '../money.ts';
+import { isDay } from '../shop-days.ts';
 
 /** Discount codes in the owner console (`/api/admin/discounts`) and `npm run discounts`. */
 
@@ -12,13 +13,17 @@ export const DiscountCodeText = z
   .max(DISCOUNT_CODE_LENGTH.max, `must be at most ${DISCOUNT_CODE_LENGTH.max} characters`)
   .regex(new RegExp(`^[${DISCOUNT_CODE_CHARS}]+$`), 'letters, digits, - and _ only');
 
-/** A day (`2026-12-01`, midnight UTC) or a moment with its offset (`2026-12-01T09:00:00Z`). */
+/**
+ * A day (`2026-12-01`, kept as typed: the server reads it in the shop's time zone, a start as the
+ * day's first moment and an end as the whole day included) or a moment with its offset
+ * (`2026-12-01T09:00:00Z`, made ISO; an end moment is the first one the code no longer works).
+ */
 const Moment = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/, 'must be an ISO date')
   .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date')
-  .transform((v) => new Date(v).toISOString());
+  .transform((v) => (isDay(v) ? v : new Date(v).toISOString()));
 
 const Dollars = z
   .number()
@@ -51,14 +56,20 @@ export const DiscountCreateSchema = z
     const neither = input.percent_off == null && input.amount_off == null;
     if (both || neither)
       ctx.addIssue({ code: 'custom', path: ['percent_off'], message: 'give either percent_off or amount_off' });
-    if (input.starts_at && input.ends_at && input.ends_at <= input.starts_at)
+    // Two days may be the same day (a one-day code); a day against a moment depends on the shop's
+    // time zone, so the server checks that pair once it has made both instants.
+    const { starts_at: starts, ends_at: ends } = input;
+    if (starts && ends && isDay(starts) === isDay(ends) && (isDay(ends) ? ends < starts : ends <= starts))
       ctx.addIssue({ code: 'custom', path: ['ends_at'], message: 'The end must be after the start.' });
   });
 export type DiscountCreate = z.input<typeof DiscountCreateSchema>;
 
 export const DiscountActiveSchema = z.object({ active: z.boolean() });
 
-/** One code as the owner sees it; `kit_ids` null means every kit, dates are ISO or null. */
+/**
+ * One code as the owner sees it; `kit_ids` null means every kit, dates are ISO instants or null
+ * (`ends_at` exclusive: the first moment the code no longer works).
+ */
 export type OwnerDiscount = {
   code: string;
   percent_off: number | null;

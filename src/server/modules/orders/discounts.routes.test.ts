@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts
 import { readPaddleEvent } from '../../integrations/payments/events.ts';
 import { sandboxTransactionCompleted, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
 import { mailboxKey } from '../../lib/mailbox.ts';
-import { CODE_HOLD_MINUTES } from './discounts.service.ts';
+import { CODE_HOLD_MINUTES, createDiscount, usableCode } from './discounts.service.ts';
 import { createPaymentEventQueue } from './fulfilment.service.ts';
 
 let t: TestApp;
@@ -114,16 +114,19 @@ describe('owner discount calls', () => {
   it('creates the catalog codes (discounts.json) once, never undoing a pause by an owner', async () => {
     const { importCatalogDiscounts } = await import('./discounts.service.ts');
     const entries = [{ code: 'Demo20', percent_off: 20 }, { code: 'Broken' }, { code: 'X' }];
-    const first = await importCatalogDiscounts(t.db, entries, { paddle: false });
+    const first = await importCatalogDiscounts(t.db, entries, { paddle: false, timeZone: 'UTC' });
     expect(first.created).toEqual(['Demo20']);
     expect(first.skipped).toEqual([
       'discounts.json: 1.percent_off: give either percent_off or amount_off',
       'discounts.json: 2.code: must be at least 2 characters',
     ]);
     await owner.post('/api/admin/discounts/demo20', { active: false });
-    expect((await importCatalogDiscounts(t.db, entries, { paddle: false })).created).toEqual([]);
+    expect((await importCatalogDiscounts(t.db, entries, { paddle: false, timeZone: 'UTC' })).created).toEqual([]);
     expect((await codeNamed('Demo20')).active).toBe(false);
-    const paddle = await importCatalogDiscounts(t.db, [{ code: 'PaddleLess', percent_off: 5 }], { paddle: true });
+    const paddle = await importCatalogDiscounts(t.db, [{ code: 'PaddleLess', percent_off: 5 }], {
+      paddle: true,
+      timeZone: 'UTC',
+    });
     expect(paddle.skipped[0]).toMatch(/PaddleLess: paddle_discount_id: required/);
   });
 
@@ -179,6 +182,47 @@ describe('POST /api/cart with a discount code', () => {
       expect(res.statusCode, code).toBe(status);
       expect(res.json().message).toMatch(message);
     }
+  });
+});
+
+describe('start and end days in the shop time zone', () => {
+  it('keeps a code usable all of its end day in the shop zone, from the first moment of its start day', async () => {
+    const zone = 'America/New_York';
+    const row = await createDiscount(
+      t.db,
+      { code: 'NYDEC', percent_off: 10, starts_at: '2026-12-01', ends_at: '2026-12-02', once_per_customer: false },
+      { paddle: false, timeZone: zone },
+    );
+    expect(row.startsAt?.toISOString()).toBe('2026-12-01T05:00:00.000Z');
+    expect(row.endsAt?.toISOString()).toBe('2026-12-03T05:00:00.000Z');
+    const at = (moment: string) => usableCode(t.db, 'nydec', null, zone, new Date(moment));
+    await expect(at('2026-12-02T23:30:00-05:00')).resolves.toMatchObject({ code: 'NYDEC' });
+    await expect(at('2026-12-01T00:00:00-05:00')).resolves.toMatchObject({ code: 'NYDEC' });
+    await expect(at('2026-12-03T00:01:00-05:00')).rejects.toThrow('The code NYDEC expired on 2026-12-02.');
+    await expect(at('2026-11-30T23:59:00-05:00')).rejects.toThrow('The code NYDEC is valid from 2026-12-01.');
+  });
+
+  it('reads days in UTC by default, allows a one-day code, and tells the console its zone', async () => {
+    const created = await createCode({
+      code: 'ONEDAY',
+      percent_off: 10,
+      starts_at: '2030-06-15',
+      ends_at: '2030-06-15',
+    });
+    expect(created).toMatchObject({ starts_at: '2030-06-15T00:00:00.000Z', ends_at: '2030-06-16T00:00:00.000Z' });
+    const list = (await owner.get('/api/admin/discounts')).json();
+    expect(list.time_zone).toBe('UTC');
+    // A moment keeps its instant; one not after a start day is refused with the field named.
+    const moment = await createCode({ code: 'EXACT', percent_off: 10, ends_at: '2030-06-15T12:00:00Z' });
+    expect(moment.ends_at).toBe('2030-06-15T12:00:00.000Z');
+    const before = await owner.post('/api/admin/discounts', {
+      code: 'BACKWARDS',
+      percent_off: 10,
+      starts_at: '2030-06-15',
+      ends_at: '2030-06-14T23:00:00Z',
+    });
+    expect(before.statusCode).toBe(422);
+    expect(before.json().message).toBe('ends_at: The end must be after the start.');
   });
 });
 

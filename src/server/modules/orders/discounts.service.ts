@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { centsToDollars, parseDollarsToCents } from '../../../common/money.ts';
 import { DiscountCreateSchema, type OwnerDiscount } from '../../../common/schemas/discounts.ts';
+import { dayIn, isDay, lastDayIn, nextDay, startOfDay } from '../../../common/shop-days.ts';
 import type { Database } from '../../db/open.ts';
 import { discountCodes, discountRedemptions, orderItems, orders } from '../../db/schema/orders.ts';
 import { AppError } from '../../http/errors.ts';
@@ -26,7 +27,15 @@ export const CODE_HOLD_MINUTES = 15;
 
 export const codeKey = (code: string) => code.trim().toLowerCase();
 
-const day = (at: Date) => at.toISOString().slice(0, 10);
+/**
+ * A typed start or end as the instant stored: a day in the shop's zone `timeZone` starts at its
+ * first moment, and an end day is included whole (stored as the next day's first moment, since
+ * stored ends are exclusive); a moment is kept as given.
+ */
+export function discountInstant(value: string, edge: 'starts' | 'ends', timeZone: string): Date {
+  if (!isDay(value)) return new Date(value);
+  return startOfDay(edge === 'ends' ? nextDay(value) : value, timeZone);
+}
 
 export function ownerDiscount(row: DiscountCode): OwnerDiscount {
   return {
@@ -49,7 +58,11 @@ export function ownerDiscount(row: DiscountCode): OwnerDiscount {
  * A new code; the same code in any case is a 409, a kit the shop never had a 422. With Paddle, a
  * code names the Paddle discount it mirrors (Paddle.js applies that one at checkout).
  */
-export async function createDiscount(db: Db, input: NewDiscount, options: { paddle: boolean }): Promise<DiscountCode> {
+export async function createDiscount(
+  db: Db,
+  input: NewDiscount,
+  options: { paddle: boolean; timeZone: string },
+): Promise<DiscountCode> {
   if (options.paddle && !input.paddle_discount_id)
     throw new AppError(
       'invalid_data',
@@ -60,6 +73,10 @@ export async function createDiscount(db: Db, input: NewDiscount, options: { padd
     const unknown = input.kit_ids.filter((id) => !known.has(id));
     if (unknown.length > 0) throw new AppError('invalid_data', `kit_ids: There is no kit ${unknown.join(', ')}.`);
   }
+  const startsAt = input.starts_at ? discountInstant(input.starts_at, 'starts', options.timeZone) : null;
+  const endsAt = input.ends_at ? discountInstant(input.ends_at, 'ends', options.timeZone) : null;
+  if (startsAt && endsAt && endsAt <= startsAt)
+    throw new AppError('invalid_data', 'ends_at: The end must be after the start.');
   const [row] = await db
     .insert(discountCodes)
     .values({
@@ -68,8 +85,8 @@ export async function createDiscount(db: Db, input: NewDiscount, options: { padd
       percentOff: input.percent_off ?? null,
       amountOffCents: input.amount_off == null ? null : parseDollarsToCents(String(input.amount_off)),
       kitIds: input.kit_ids ? [...new Set(input.kit_ids)].sort((a, b) => a - b) : null,
-      startsAt: input.starts_at ? new Date(input.starts_at) : null,
-      endsAt: input.ends_at ? new Date(input.ends_at) : null,
+      startsAt,
+      endsAt,
       maxRedemptions: input.max_redemptions ?? null,
       oncePerCustomer: input.once_per_customer ?? false,
       paddleDiscountId: input.paddle_discount_id ?? null,
@@ -104,24 +121,31 @@ export async function setDiscountActive(db: Db, code: string, active: boolean) {
 
 /**
  * Why a code cannot be used now, in the buyer's words, or null when it can. `held` counts other
- * buyers' open checkouts with it (at checkout only), so the last uses are not sold twice.
+ * buyers' open checkouts with it (at checkout only), so the last uses are not sold twice. Days are
+ * named in the shop's zone `timeZone`; an end names the last day the code worked.
  */
-export function codeRefusal(code: DiscountCode, now: Date, held = 0): AppError | null {
+export function codeRefusal(code: DiscountCode, now: Date, timeZone: string, held = 0): AppError | null {
   if (!code.active) return new AppError('invalid_data', `The code ${code.code} is paused.`);
   if (code.startsAt && now < code.startsAt)
-    return new AppError('invalid_data', `The code ${code.code} is valid from ${day(code.startsAt)}.`);
+    return new AppError('invalid_data', `The code ${code.code} is valid from ${dayIn(code.startsAt, timeZone)}.`);
   if (code.endsAt && now >= code.endsAt)
-    return new AppError('invalid_data', `The code ${code.code} expired on ${day(code.endsAt)}.`);
+    return new AppError('invalid_data', `The code ${code.code} expired on ${lastDayIn(code.endsAt, timeZone)}.`);
   if (code.maxRedemptions !== null && code.redemptions + held >= code.maxRedemptions)
     return new AppError('conflict', `The code ${code.code} has been used up.`);
   return null;
 }
 
 /** The code a buyer typed, usable now, or the 4xx that says why not (unknown, paused, expired, used up, used by them). */
-export async function usableCode(db: Db, text: string, userId: number | null): Promise<DiscountCode> {
+export async function usableCode(
+  db: Db,
+  text: string,
+  userId: number | null,
+  timeZone: string,
+  now = new Date(),
+): Promise<DiscountCode> {
   const code = await findDiscount(db, text);
   if (!code) throw new AppError('invalid_data', `There is no discount code ${text.trim().slice(0, 40)}.`);
-  const refusal = codeRefusal(code, new Date());
+  const refusal = codeRefusal(code, now, timeZone);
   if (refusal) throw refusal;
   if (userId !== null && code.oncePerCustomer && (await hasRedeemed(db, code.id, userId)))
     throw new AppError('conflict', `You have used the code ${code.code} already.`);
@@ -151,7 +175,7 @@ async function hasRedeemed(db: Db, codeId: number, userId: number) {
  * checkouts with it, opened in the last CODE_HOLD_MINUTES) reach the limit. The order opened after
  * this in the same transaction is this buyer's hold (`holdCheckoutCode`).
  */
-export async function holdCode(tx: Db, codeId: number, userId: number): Promise<DiscountCode> {
+export async function holdCode(tx: Db, codeId: number, userId: number, timeZone: string): Promise<DiscountCode> {
   const [code] = await tx.select().from(discountCodes).where(eq(discountCodes.id, codeId)).for('update');
   if (!code) throw new AppError('invalid_data', 'This discount code no longer exists.');
   // Counted after the lock: the statement sees every checkout committed before it was granted.
@@ -159,7 +183,7 @@ export async function holdCode(tx: Db, codeId: number, userId: number): Promise<
     SELECT count(DISTINCT o.user_id)::int AS held FROM ${orders} o
      WHERE o.discount_code_id = ${codeId} AND o.status = 'pending' AND o.user_id <> ${userId}
        AND o.code_held_at > now() - make_interval(mins => ${CODE_HOLD_MINUTES})`);
-  const refusal = codeRefusal(code, new Date(), code.maxRedemptions === null ? 0 : rows[0]!.held);
+  const refusal = codeRefusal(code, new Date(), timeZone, code.maxRedemptions === null ? 0 : rows[0]!.held);
   if (refusal) throw refusal;
   if (code.oncePerCustomer && (await hasRedeemed(tx, code.id, userId)))
     throw new AppError('conflict', `You have used the code ${code.code} already.`);
@@ -288,7 +312,11 @@ export const paidLinesOf = (userId: number) =>
  * With Paddle, a code without its Paddle discount is left out (it would charge the full price).
  * Answers the codes created and those left out, with why.
  */
-export async function importCatalogDiscounts(db: Database, entries: unknown, options: { paddle: boolean }) {
+export async function importCatalogDiscounts(
+  db: Database,
+  entries: unknown,
+  options: { paddle: boolean; timeZone: string },
+) {
   const created: string[] = [];
   const skipped: string[] = [];
   for (const [i, entry] of (Array.isArray(entries) ? entries : []).entries()) {

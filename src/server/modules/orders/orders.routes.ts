@@ -28,7 +28,11 @@ export type OrdersDeps = {
 };
 
 export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {
-  const cartDeps = { ...deps, paddle: deps.config.paymentProvider === 'paddle' ? deps.config.paddle : undefined };
+  const cartDeps = {
+    ...deps,
+    paddle: deps.config.paymentProvider === 'paddle' ? deps.config.paddle : undefined,
+    timeZone: deps.config.shopTimeZone,
+  };
   app.post('/api/cart', async (request) => {
     const input = parseInput(CartRequestSchema, request.body);
     const user = await request.user();

@@ -17,6 +17,8 @@ type CartDeps = {
   catalog: Catalog;
   /** With PAYMENT_PROVIDER=paddle: Paddle's API, for the transactions of upgrade prices. */
   paddle?: { apiUrl: string; apiKey: string | undefined };
+  /** SHOP_TIME_ZONE: the days a code's refusal names. */
+  timeZone: string;
 };
 type CartKit = NonNullable<ReturnType<CatalogSnapshot['byId']['get']>>['kit'];
 
@@ -113,7 +115,7 @@ async function readCart(deps: CartDeps, productIds: number[], user: { id: number
       toPay: !purchased && !bundle,
     };
   });
-  const code = codeText ? await usableCode(deps.db, codeText, user?.id ?? null) : null;
+  const code = codeText ? await usableCode(deps.db, codeText, user?.id ?? null, deps.timeZone) : null;
   if (code) {
     const eligible = lines.map((l) => l.toPay && (code.kitIds === null || code.kitIds.includes(l.kit.id)));
     if (!eligible.some(Boolean))
@@ -202,7 +204,7 @@ export async function checkOutCart(
   const discountCents = totalCents(toPay.map((l) => l.discountCents));
   const codeId = code && discountCents > 0 ? code.id : null;
   const opened = await db.transaction(async (tx) => {
-    if (codeId !== null) await holdCode(tx, codeId, user.id);
+    if (codeId !== null) await holdCode(tx, codeId, user.id, deps.timeZone);
     const [pending] = await tx
       .select({
         id: orders.id,

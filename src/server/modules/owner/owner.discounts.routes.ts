@@ -27,8 +27,9 @@ export function registerDiscountRoutes(
 
   scope.get(
     '/discounts',
-    async (): Promise<{ items: OwnerDiscount[] }> => ({
+    async (): Promise<{ items: OwnerDiscount[]; time_zone: string }> => ({
       items: (await listDiscounts(db)).map(ownerDiscount),
+      time_zone: config.shopTimeZone,
     }),
   );
 
@@ -36,7 +37,12 @@ export function registerDiscountRoutes(
     const input = parseInput(DiscountCreateSchema, request.body);
     const owner = ownerOf(request);
     return db.transaction(async (tx) => {
-      const created = ownerDiscount(await createDiscount(tx, input, { paddle: config.paymentProvider === 'paddle' }));
+      const created = ownerDiscount(
+        await createDiscount(tx, input, {
+          paddle: config.paymentProvider === 'paddle',
+          timeZone: config.shopTimeZone,
+        }),
+      );
       await recordActivity(tx, owner, {
         action: 'create discount',
         target: `discount ${created.code}`,

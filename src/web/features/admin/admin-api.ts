@@ -184,7 +184,8 @@ export const useReply = () =>
 export const useDiscounts = () =>
   useQuery({
     queryKey: [ADMIN, 'discounts'],
-    queryFn: () => apiGet<{ items: OwnerDiscount[] }>('/api/admin/discounts'),
+    // time_zone: SHOP_TIME_ZONE, where the codes' start and end days are.
+    queryFn: () => apiGet<{ items: OwnerDiscount[]; time_zone: string }>('/api/admin/discounts'),
   });
 
 export const useCreateDiscount = () =>

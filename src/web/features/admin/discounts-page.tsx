@@ -1,4 +1,5 @@
 import type { OwnerDiscount } from '../../../common/schemas/discounts.ts';
+import { dayIn, lastDayIn } from '../../../common/shop-days.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { useDiscountSwitch, useDiscounts, useKits } from './admin-api.ts';
 import { CardTable } from './data-table.tsx';
@@ -27,6 +28,7 @@ export default function DiscountsPage() {
   const change = useDiscountSwitch();
   const toast = useToast();
   const titles = new Map((kits.data ?? []).map((k) => [k.id, k.title]));
+  const zone = discounts.data?.time_zone;
 
   const flip = (d: OwnerDiscount) =>
     change.mutate(
@@ -44,7 +46,7 @@ export default function DiscountsPage() {
   return (
     <>
       <PageHeader title="Discounts" />
-      <NewDiscountForm />
+      <NewDiscountForm timeZone={zone} />
       <QueryState query={discounts} label="discount codes" />
       {discounts.data && discounts.data.items.length === 0 && (
         <EmptyState>No discount codes yet: create one above, or with npm run discounts -- create.</EmptyState>
@@ -63,11 +65,14 @@ export default function DiscountsPage() {
               cell: (d) => (d.kit_ids ? d.kit_ids.map((id) => titles.get(id) ?? `#${id}`).join(', ') : 'Every kit'),
             },
             {
-              header: 'Valid',
+              // Days in the shop's zone, the end the last day the code works (stored ends are exclusive).
+              header: zone ? `Valid (${zone})` : 'Valid',
               className: 'text-nowrap',
               cell: (d) =>
                 d.starts_at || d.ends_at
-                  ? `${d.starts_at ? day(d.starts_at) : '…'} – ${d.ends_at ? day(d.ends_at) : '…'}`
+                  ? `${d.starts_at ? day(dayIn(d.starts_at, zone ?? 'UTC')) : '…'} – ${
+                      d.ends_at ? day(lastDayIn(d.ends_at, zone ?? 'UTC')) : '…'
+                    }`
                   : 'Always',
             },
             {

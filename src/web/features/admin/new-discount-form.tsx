@@ -30,7 +30,7 @@ const EMPTY: Draft = {
 
 type Edit = <K extends keyof Draft>(key: K) => (value: Draft[K]) => void;
 
-/** A day from the date field as the API takes it (midnight UTC), or nothing. */
+/** A day from the date field as the API takes it (a day in the shop's zone, read by the server), or nothing. */
 const isoDayOrNull = (value: string) => (value ? value : null);
 
 /** The code and what it takes off: a percent or an amount. */
@@ -76,14 +76,19 @@ function AmountFields({ draft, edit }: { draft: Draft; edit: Edit }) {
   );
 }
 
-/** When the code can be used, how many times, and whether once per customer. */
-function LimitFields({ draft, edit }: { draft: Draft; edit: Edit }) {
+/**
+ * When the code can be used, how many times, and whether once per customer. The dates are whole
+ * days in the shop's zone (SHOP_TIME_ZONE), named under them once the server has said which.
+ */
+function LimitFields({ draft, edit, timeZone }: { draft: Draft; edit: Edit; timeZone?: string }) {
+  const zone = timeZone ? `, dates in ${timeZone}` : '';
   return (
     <>
       <Field
         spacing="col-6 col-md-3"
         id="discount-starts"
         label="Starts (optional)"
+        hint={`From the start of this day${zone}`}
         type="date"
         value={draft.startsAt}
         onChange={edit('startsAt')}
@@ -92,6 +97,7 @@ function LimitFields({ draft, edit }: { draft: Draft; edit: Edit }) {
         spacing="col-6 col-md-3"
         id="discount-ends"
         label="Ends (optional)"
+        hint={`The last day it works${zone}`}
         type="date"
         value={draft.endsAt}
         onChange={edit('endsAt')}
@@ -158,7 +164,7 @@ function KitChoice({
 }
 
 /** A new discount code: its amount, its limits and its kits; cleared once created (the kind stays). */
-export function NewDiscountForm() {
+export function NewDiscountForm({ timeZone }: { timeZone?: string }) {
   const kits = useKits();
   const create = useCreateDiscount();
   const toast = useToast();
@@ -195,7 +201,7 @@ export function NewDiscountForm() {
         </h2>
         <div className="row g-3">
           <AmountFields draft={draft} edit={edit} />
-          <LimitFields draft={draft} edit={edit} />
+          <LimitFields draft={draft} edit={edit} timeZone={timeZone} />
           <KitChoice kits={kits.data ?? []} chosen={draft.kitIds} onChange={edit('kitIds')} />
         </div>
         {create.isError && (
