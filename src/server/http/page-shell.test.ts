@@ -109,11 +109,17 @@ describe('page shell at the root', () => {
   it('publishes a sitemap and robots.txt', async () => {
     const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
     expect(sitemap.headers['content-type']).toContain('application/xml');
-    expect(sitemap.body).toContain('<loc>http://shop.test/product/alpha-kit</loc>');
-    expect(sitemap.body).toContain('<loc>http://shop.test/docs/alpha-kit</loc>');
+    expect(sitemap.body).toContain('<loc>http://shop.test/product/alpha-kit</loc><lastmod>2025-08-01</lastmod>');
+    expect(sitemap.body).toContain('<loc>http://shop.test/docs/alpha-kit</loc><lastmod>2025-08-01</lastmod>');
     expect(sitemap.body).not.toContain('/docs/beta-kit');
     expect(sitemap.body).toContain('<loc>http://shop.test/refund-policy</loc>');
-    expect(sitemap.body).toContain('<loc>http://shop.test/blog/newer-post</loc>');
+    expect(sitemap.body).toContain('<loc>http://shop.test/licence</loc>');
+    expect(sitemap.body).toContain('<loc>http://shop.test/support</loc>');
+    expect(sitemap.body).toMatch(
+      /<loc>http:\/\/shop\.test\/blog\/newer-post<\/loc><lastmod>\d{4}-\d{2}-\d{2}<\/lastmod>/,
+    );
+    // Private screens stay out.
+    expect(sitemap.body).not.toMatch(/user-panel|checkout|\/cart|\/login|\/admin/);
     const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
     expect(robots.body).toContain('Sitemap: http://shop.test/sitemap.xml');
   });

@@ -1,18 +1,21 @@
 import type { FastifyInstance } from 'fastify';
+import { INDEXABLE_SCREENS } from '../../../common/paths.ts';
+import { type ScreenPattern, screenOf } from '../../../common/screens.ts';
 import type { Config } from '../../config.ts';
 import { escapeHtml } from '../../lib/escape.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import type { BlogPost } from './blog.service.ts';
 
-/** Pages outside the catalog that search engines should find. */
+/**
+ * Pages outside the catalog that search engines should find: every indexed screen of the table of
+ * screens without a parameter, in the shop's own layout (the about, contact, support, licence and
+ * legal pages; not the sign-in and sign-up forms), and the blog.
+ */
 const STATIC_PAGES = [
-  '/about',
-  '/contact',
+  ...([...INDEXABLE_SCREENS] as ScreenPattern[]).filter(
+    (pattern) => pattern !== '/' && !pattern.includes(':') && screenOf(pattern).layout === undefined,
+  ),
   '/blog',
-  '/privacy-policy',
-  '/terms-and-conditions',
-  '/refund-policy',
-  '/cookie-policy',
 ];
 
 /** `/sitemap.xml` (home, every kit page and documentation page) and `/robots.txt`. */
@@ -23,15 +26,25 @@ export function registerSeoRoutes(
   const { config, catalog, posts } = deps;
   app.get('/sitemap.xml', async (_request, reply) => {
     const { bySef } = await catalog.snapshot();
-    const urls = [`${config.publicUrl}/`];
-    for (const { kit } of bySef.values()) {
-      urls.push(`${config.publicUrl}/product/${kit.sefId}`);
-      if (kit.docs.length > 0) urls.push(`${config.publicUrl}/docs/${kit.sefId}`);
+    // `lastmod` where a page has a date of its own: a kit's pages its version's release, a post its day,
+    // the home page the newest of the kits it lists.
+    const kits = [...bySef.values()].map(({ kit }) => kit);
+    const newest = kits.reduce<string | null>(
+      (day, kit) => (kit.releasedOn && (!day || kit.releasedOn > day) ? kit.releasedOn : day),
+      null,
+    );
+    const urls: { loc: string; lastmod?: string | null }[] = [{ loc: `${config.publicUrl}/`, lastmod: newest }];
+    for (const kit of kits) {
+      urls.push({ loc: `${config.publicUrl}/product/${kit.sefId}`, lastmod: kit.releasedOn });
+      if (kit.docs.length > 0) urls.push({ loc: `${config.publicUrl}/docs/${kit.sefId}`, lastmod: kit.releasedOn });
     }
-    for (const page of STATIC_PAGES) urls.push(`${config.publicUrl}${page}`);
-    for (const post of posts) urls.push(`${config.publicUrl}/blog/${post.slug}`);
+    for (const page of STATIC_PAGES) urls.push({ loc: `${config.publicUrl}${page}` });
+    for (const post of posts) urls.push({ loc: `${config.publicUrl}/blog/${post.slug}`, lastmod: post.date });
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls
-      .map((u) => `  <url><loc>${escapeHtml(u)}</loc></url>`)
+      .map(
+        ({ loc, lastmod }) =>
+          `  <url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : ''}</url>`,
+      )
       .join('\n')}\n</urlset>\n`;
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
   });
