@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { plantTree } from './test-tree.ts';
 
 /**
  * The boundary rules of `npm run lint` (.dependency-cruiser.cjs) run on a small tree with one
@@ -13,14 +14,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-boundaries-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function tree(name: string, files: Record<string, string>) {
-  const dir = path.join(tmp, name);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
-}
+const tree = (name: string, files: Record<string, string>) => plantTree(tmp, name, files);
 
 async function cruise(dir: string): Promise<string> {
   const bin = path.join(root, 'node_modules/.bin/depcruise');

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { plantTree } from './test-tree.ts';
 
 /**
  * The raw-SQL half of table ownership (`npm run lint:sql`, scripts/lint-sql-tables.mjs) runs on a
@@ -14,14 +15,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kitshop-sql-tables-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function tree(name: string, files: Record<string, string>) {
-  const dir = path.join(tmp, name);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
-}
+const tree = (name: string, files: Record<string, string>) => plantTree(tmp, name, files);
 
 async function lintSql(dir: string): Promise<string> {
   try {

@@ -165,6 +165,29 @@ async function addVirtualAuthenticator(page: Page) {
   return { cdp, authenticatorId };
 }
 
+/** Adds a passkey from the Profile tab; answers the Passkeys list's items, once it holds one. */
+async function addPasskeyInProfile(page: Page, name: string) {
+  await page.getByRole('tab', { name: 'Profile' }).click();
+  await page.getByLabel('Passkey name').fill(name);
+  await page.getByRole('button', { name: 'Add Passkey' }).click();
+  const passkeys = page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem');
+  await expect(passkeys).toHaveCount(1);
+  return passkeys;
+}
+
+/**
+ * Keeps the sign-in page's first quiet passkey request (conditional mediation) from starting, so
+ * the virtual authenticator does not sign in by itself; later requests go through.
+ */
+async function keepQuietPasskeyRequestFromStarting(page: Page) {
+  let quiet = true;
+  await page.route('**/api/passkeys/sign-in/options', (route) => {
+    if (!quiet) return route.continue();
+    quiet = false;
+    return route.abort();
+  });
+}
+
 // WebAuthn needs a domain name (never an IP address): the /shop server answers on localhost.
 test.describe('passkeys', () => {
   test.use({
@@ -184,11 +207,7 @@ test.describe('passkeys', () => {
     try {
       await signInWithPassword(page, user.email, user.password);
       await expect(page).toHaveURL(/\/user-panel$/);
-      await page.getByRole('tab', { name: 'Profile' }).click();
-      await page.getByLabel('Passkey name').fill('Test laptop');
-      await page.getByRole('button', { name: 'Add Passkey' }).click();
-      const passkeys = page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem');
-      await expect(passkeys).toHaveCount(1);
+      const passkeys = await addPasskeyInProfile(page, 'Test laptop');
       await expect(passkeys.first()).toContainText('Test laptop');
       await snap('profile-passkeys');
       const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
@@ -204,12 +223,7 @@ test.describe('passkeys', () => {
 
       // The button: the quiet request is kept from starting this time, so the click signs in.
       await signOut(page);
-      let quiet = true;
-      await page.route('**/api/passkeys/sign-in/options', (route) => {
-        if (!quiet) return route.continue();
-        quiet = false;
-        return route.abort();
-      });
+      await keepQuietPasskeyRequestFromStarting(page);
       await page.goto('login');
       await expect(page.getByRole('link', { name: 'Sign in with a passkey' })).toBeVisible();
       await snap('login-passkey');
@@ -238,19 +252,11 @@ test.describe('passkeys', () => {
     try {
       await signInWithPassword(page, owner.email, owner.password);
       await expect(page).toHaveURL(/\/user-panel$/);
-      await page.getByRole('tab', { name: 'Profile' }).click();
-      await page.getByLabel('Passkey name').fill('Owner laptop');
-      await page.getByRole('button', { name: 'Add Passkey' }).click();
-      await expect(page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem')).toHaveCount(1);
+      await addPasskeyInProfile(page, 'Owner laptop');
 
       // The password again, the browser's quiet passkey request kept from starting.
       await signOut(page);
-      let quiet = true;
-      await page.route('**/api/passkeys/sign-in/options', (route) => {
-        if (!quiet) return route.continue();
-        quiet = false;
-        return route.abort();
-      });
+      await keepQuietPasskeyRequestFromStarting(page);
       await signInWithPassword(page, owner.email, owner.password);
       await expect(page).toHaveURL(/\/user-panel$/);
       await page.goto('admin');

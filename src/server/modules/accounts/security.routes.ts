@@ -27,7 +27,6 @@ import {
 import { endSession, listSessions } from './sessions.service.ts';
 import {
   clearPendingSignIn,
-  ownerSetupRequired,
   ownerStepUpRequired,
   pendingSignInToken,
   signedInAnswer,
@@ -40,6 +39,7 @@ import {
   hasTwoStep,
   markSecondFactor,
   OWNER_SIGN_IN_CHANGE_MESSAGE,
+  ownerSessionGate,
   recoveryCodesLeft,
   startTotpSetup,
   TWO_STEP_MESSAGES,
@@ -81,21 +81,24 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
 
   app.get('/api/account/sign-in-security', async (request): Promise<AccountSecurity> => {
     const user = await requireUser(request);
-    const [me, twoStep, left, passkeys, setupRequired, owner] = await Promise.all([
+    // One answer for both owner flags: a production owner with neither factor must add one
+    // (`setup`), an owner whose account has one must sign in with it (`step_up`).
+    const ownerGate = async () =>
+      (await isOwner(user.id)) ? ownerSessionGate(db, deps.config.production, user.id, request.sessionToken()) : 'open';
+    const [me, twoStep, left, passkeys, gate] = await Promise.all([
       account(user.id),
       hasTwoStep(db, user.id),
       recoveryCodesLeft(db, user.id),
       listPasskeys(db, user.id),
-      ownerSetupRequired(deps, user.id),
-      isOwner(user.id),
+      ownerGate(),
     ]);
     return {
       two_step: twoStep,
       recovery_codes_left: twoStep ? left : 0,
       passkeys,
       has_password: Boolean(me.passwordHash),
-      setup_required: setupRequired,
-      step_up_required: owner && (await ownerStepUpRequired(deps, user.id, request.sessionToken())),
+      setup_required: gate === 'setup',
+      step_up_required: gate === 'step_up',
     };
   });
 
