@@ -11,6 +11,12 @@ if (process.env.RESEND_API_KEY) providers.push(Resend({ from: process.env.EMAIL_
 if (process.env.AUTH_GITHUB_ID) providers.push(GitHub);
 if (process.env.AUTH_GOOGLE_ID) providers.push(Google);
 
+/** The configured providers as the sign-in page lists them. */
+export const providerList = providers.map((provider) => {
+  const { id, name, type } = typeof provider === 'function' ? provider() : provider;
+  return { id, name, type };
+});
+
 export const { handlers, auth, signIn, signOut } = NextAuth({
   adapter: DrizzleAdapter(db, {
     usersTable: schema.users,

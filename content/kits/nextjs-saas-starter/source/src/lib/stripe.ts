@@ -8,11 +8,20 @@ function env(name: string): string {
   return value;
 }
 
-export const stripe = new Stripe(env('STRIPE_SECRET_KEY'), { apiVersion: '2024-12-18.acacia' });
+// Created on first use, so the app starts (on the free plan) before Stripe is configured.
+let client: Stripe | undefined;
+export function stripe(): Stripe {
+  client ??= new Stripe(env('STRIPE_SECRET_KEY'), { apiVersion: '2024-12-18.acacia' });
+  return client;
+}
+
+/** Whether checkout can run: the secret key and both price ids are set. */
+export const stripeConfigured = () =>
+  Boolean(process.env.STRIPE_SECRET_KEY && process.env.STRIPE_PRICE_PRO_MONTHLY && process.env.STRIPE_PRICE_PRO_YEARLY);
 
 export const PLANS = {
-  pro_monthly: { priceId: env('STRIPE_PRICE_PRO_MONTHLY'), name: 'Pro', interval: 'month', seats: 10 },
-  pro_yearly: { priceId: env('STRIPE_PRICE_PRO_YEARLY'), name: 'Pro', interval: 'year', seats: 10 },
+  pro_monthly: { priceId: process.env.STRIPE_PRICE_PRO_MONTHLY ?? '', name: 'Pro', interval: 'month', seats: 10 },
+  pro_yearly: { priceId: process.env.STRIPE_PRICE_PRO_YEARLY ?? '', name: 'Pro', interval: 'year', seats: 10 },
 } as const;
 export type PlanKey = keyof typeof PLANS;
 
@@ -23,13 +32,13 @@ type Team = typeof schema.teams.$inferSelect;
 
 async function ensureCustomer(team: Team): Promise<string> {
   if (team.stripeCustomerId) return team.stripeCustomerId;
-  const customer = await stripe.customers.create({ name: team.name, metadata: { teamId: team.id } });
+  const customer = await stripe().customers.create({ name: team.name, metadata: { teamId: team.id } });
   await db.update(schema.teams).set({ stripeCustomerId: customer.id }).where(eq(schema.teams.id, team.id));
   return customer.id;
 }
 
 export async function createCheckoutSession(team: Team, plan: PlanKey, origin: string) {
-  const session = await stripe.checkout.sessions.create({
+  const session = await stripe().checkout.sessions.create({
     mode: 'subscription',
     customer: await ensureCustomer(team),
     line_items: [{ price: PLANS[plan].priceId, quantity: 1 }],
@@ -43,7 +52,7 @@ export async function createCheckoutSession(team: Team, plan: PlanKey, origin: s
 }
 
 export async function createPortalSession(team: Team, origin: string) {
-  const session = await stripe.billingPortal.sessions.create({
+  const session = await stripe().billingPortal.sessions.create({
     customer: await ensureCustomer(team),
     return_url: `${origin}/settings/billing`,
   });
@@ -73,6 +82,6 @@ export async function syncSubscription(subscription: Stripe.Subscription, eventC
 
 export async function getTeamPlan(teamId: string) {
   const [sub] = await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.teamId, teamId));
-  const plan = sub && ACTIVE.has(sub.status) ? Object.values(PLANS).find((p) => p.priceId === sub.priceId) : undefined;
+  const plan = sub && ACTIVE.has(sub.status) ? Object.values(PLANS).find((p) => p.priceId !== '' && p.priceId === sub.priceId) : undefined;
   return plan ? { name: plan.name, seats: plan.seats, subscription: sub } : { name: 'Free', seats: FREE_SEATS, subscription: sub };
 }

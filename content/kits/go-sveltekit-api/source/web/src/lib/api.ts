@@ -13,6 +13,12 @@ export interface ApiKey {
   created_at: string;
 }
 
+export interface Overview {
+  requests_today: number;
+  errors_today: number;
+  active_keys: number;
+}
+
 export class ApiError extends Error {
   constructor(
     public status: number,
@@ -21,6 +27,17 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+type ErrorBody = { error?: { code?: string; message?: string } } | null;
+
+/**
+ * The API always answers errors as `{ error: { code, message } }`; anything else (the dev server's
+ * proxy failing to reach :8080) means the API is not running.
+ */
+export function toApiError(status: number, body: ErrorBody): ApiError {
+  if (!body?.error) return new ApiError(status, 'network', 'Network error: the API is not reachable');
+  return new ApiError(status, body.error.code ?? 'internal', body.error.message ?? `Request failed (${status})`);
 }
 
 function csrfToken(): string {
@@ -33,13 +50,11 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
     credentials: 'include',
     headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken(), ...init.headers },
   });
-  if (!response.ok) {
-    const body = await response.json().catch(() => null);
-    throw new ApiError(response.status, body?.error?.code ?? 'network', body?.error?.message ?? response.statusText);
-  }
+  if (!response.ok) throw toApiError(response.status, await response.json().catch(() => null));
   return response.status === 204 ? (undefined as T) : response.json();
 }
 
+export const getOverview = () => api<Overview>('/overview');
 export const listKeys = () => api<ApiKey[]>('/keys');
 export const createKey = (name: string, scopes: ApiKey['scopes'], rateLimit: number) =>
   api<ApiKey & { key: string }>('/keys', { method: 'POST', body: JSON.stringify({ name, scopes, rate_limit: rateLimit }) });
