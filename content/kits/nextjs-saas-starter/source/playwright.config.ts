@@ -2,6 +2,6 @@ import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: './e2e',
-  use: { baseURL: 'http://localhost:3000' },
-  webServer: { command: 'npm run dev', url: 'http://localhost:3000', reuseExistingServer: !process.env.CI },
+  use: { baseURL: 'http://localhost:3100' },
+  webServer: { command: 'npm run dev', url: 'http://localhost:3100', reuseExistingServer: !process.env.CI },
 });

@@ -30,5 +30,5 @@ export default function InvitationEmail({ teamName, inviterName, acceptUrl }: In
 InvitationEmail.PreviewProps = {
   teamName: 'Northwind',
   inviterName: 'Dana',
-  acceptUrl: 'http://localhost:3000/invite/preview-token',
+  acceptUrl: 'http://localhost:3100/invite/preview-token',
 } satisfies InvitationEmailProps;
