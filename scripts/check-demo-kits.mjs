@@ -15,9 +15,9 @@
 import { spawn } from 'node:child_process';
 import {
   existsSync,
+  promises as fs,
   mkdirSync,
   mkdtempSync,
-  promises as fs,
   readdirSync,
   readFileSync,
   rmSync,
@@ -35,7 +35,12 @@ const option = (name) => {
   const [, value] = args.splice(i, 2);
   return value;
 };
-const keep = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const flag = (name) => {
+  const i = args.indexOf(name);
+  if (i !== -1) args.splice(i, 1);
+  return i !== -1;
+};
+const keep = flag('--keep');
 const catalog = path.resolve(option('--catalog') ?? 'content');
 const screenshots = option('--screenshots');
 const only = args;
@@ -176,7 +181,12 @@ async function render(url, name) {
         mkdirSync(screenshots, { recursive: true });
         await page.screenshot({ path: path.join(screenshots, `${name}-${width}.png`) });
       }
-      const heading = (await page.locator('h1').first().textContent({ timeout: 5_000 }).catch(() => null)) ?? '';
+      const heading =
+        (await page
+          .locator('h1')
+          .first()
+          .textContent({ timeout: 5_000 })
+          .catch(() => null)) ?? '';
       results.push({ width, heading: heading.trim(), errors });
       await page.close();
     }

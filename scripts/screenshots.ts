@@ -10,6 +10,7 @@ import { dashboard, landing, list, phone, pipeline, settings, signIn } from './s
  * `npm run screenshots`: renders the screens of each demo kit's app (HTML mock-ups themed per kit,
  * fixed data, so re-runs give the same images) and saves `<name>.jpg` (1280x800) and
  * `<name>-thumb.jpg` (640x400) in the kit's screenshots/ folder, for every entry of its details.json.
+ * A kit without a theme in scripts/screenshots/data.ts (a seller's own kit) keeps the screenshots it has.
  */
 const KIND: Record<string, string> = {
   'django-htmx-starter': 'tasks',
@@ -37,6 +38,10 @@ try {
   const full = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const thumb = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 0.5 });
   for (const sefId of readdirSync(kitsDir).sort()) {
+    if (!THEMES[sefId]) {
+      console.log(`kits/${sefId}: no mock-up theme, its own screenshots are kept`);
+      continue;
+    }
     const details = JSON.parse(readFileSync(path.join(kitsDir, sefId, 'details.json'), 'utf8')) as {
       screenshots: { file: string }[];
     };

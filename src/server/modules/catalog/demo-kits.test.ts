@@ -67,7 +67,7 @@ function splitCode(markdown: string): { prose: string; blocks: string[] } {
  * The paths a reader is told about: inline code spans that look like a path, and paths in the
  * `# comments` of shell blocks ("applies the SQL migrations in drizzle/").
  */
-export function namedPaths(markdown: string): string[] {
+function namedPaths(markdown: string): string[] {
   const { prose, blocks } = splitCode(markdown);
   const candidates = [...prose.matchAll(/`([^`\n]+)`/g)].map(([, span]) => span!.trim());
   for (const block of blocks)
@@ -77,7 +77,7 @@ export function namedPaths(markdown: string): string[] {
 }
 
 /** `npm run x` and `make x` commands anywhere in a guide, code blocks included. */
-export function namedCommands(markdown: string): { npm: string[]; make: string[] } {
+function namedCommands(markdown: string): { npm: string[]; make: string[] } {
   const npm = new Set<string>();
   const make = new Set<string>();
   for (const [, script] of markdown.matchAll(/\bnpm run ([\w:.-]+)/g)) npm.add(script!);
@@ -137,7 +137,10 @@ describe('the demo kits hold what their guides name', () => {
       '```',
     ].join('\n');
     expect(namedPaths(text)).toEqual(['src/lib/stripe.ts', 'permissions.test.ts', 'drizzle/']);
-    expect(namedCommands(text)).toEqual({ npm: ['db:migrate', 'dev'], make: ['migrate', 'seed', 'migration', 'generate'] });
+    expect(namedCommands(text)).toEqual({
+      npm: ['db:migrate', 'dev'],
+      make: ['migrate', 'seed', 'migration', 'generate'],
+    });
   });
 
   it('every demo archive holds each file, folder, npm script and make target its setup guide and docs name', async () => {
@@ -157,7 +160,8 @@ describe('the demo kits hold what their guides name', () => {
       for (const guide of guides(path.join(DEMO_CATALOG, 'kits', kit.sefId))) {
         const where = `${kit.sefId}/${guide.name}`;
         for (const named of namedPaths(guide.text))
-          if (!GENERATED.has(named) && !TO_BE_CREATED.has(named) && !NAMED_AS_ABSENT.has(named) && !holds(names, named)) missing.push(`${where}: \`${named}\``);
+          if (!GENERATED.has(named) && !TO_BE_CREATED.has(named) && !NAMED_AS_ABSENT.has(named) && !holds(names, named))
+            missing.push(`${where}: \`${named}\``);
         const commands = namedCommands(guide.text);
         for (const script of commands.npm)
           if (!scripts.has(script)) missing.push(`${where}: npm run ${script} (no package.json has it)`);
