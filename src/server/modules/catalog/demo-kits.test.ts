@@ -45,7 +45,9 @@ const FILE_EXTENSIONS =
   /\.(ts|tsx|js|mjs|cjs|jsx|json|md|sql|go|mod|py|php|vue|svelte|css|html|ya?ml|toml|sh|txt|lock|example|cfg|ini|conf)$/;
 
 function looksLikePath(candidate: string): boolean {
-  if (/[\s<>{}*$@?=():'"]|^\/|^-|^\.\.|\/\//.test(candidate)) return false;
+  // Code (`router.push('/habit/42')`, `Inertia::render(...)`) and placeholders are not paths; a
+  // route group folder (`app/(tabs)/`) is.
+  if (/[\s<>{}*$@?=:'"]|\w\(|^\/|^-|^\.\.|\/\//.test(candidate)) return false;
   // A host name (`github.com/go-redis/redis_rate`, `gcr.io/...`) starts a module or image, not a path.
   if (/^[a-z0-9-]+\.[a-z]{2,}\//.test(candidate)) return false;
   // A dotted Go or Python identifier (`auth.RequireScope`) is not a path.
@@ -127,7 +129,7 @@ function makeTargets(makefile: string): Set<string> {
 describe('the demo kits hold what their guides name', () => {
   it('finds paths and commands the way a reader does', () => {
     const text = [
-      'Edit `src/lib/stripe.ts` and `permissions.test.ts`, not `@/db`, `/api/v1`, `auth.RequireScope`,',
+      'Edit `src/lib/stripe.ts`, `app/(tabs)/_layout.tsx` and `permissions.test.ts`, not `@/db`, `/api/v1`, `auth.RequireScope`,',
       "`router.push('/habit/42')`, `github.com/go-redis/redis_rate` or `internal/store/queries/<resource>.sql`;",
       'run `npm run db:migrate` to make sure, then `make generate`.',
       '```bash',
@@ -136,7 +138,12 @@ describe('the demo kits hold what their guides name', () => {
       'make migration name=add_widgets',
       '```',
     ].join('\n');
-    expect(namedPaths(text)).toEqual(['src/lib/stripe.ts', 'permissions.test.ts', 'drizzle/']);
+    expect(namedPaths(text)).toEqual([
+      'src/lib/stripe.ts',
+      'app/(tabs)/_layout.tsx',
+      'permissions.test.ts',
+      'drizzle/',
+    ]);
     expect(namedCommands(text)).toEqual({
       npm: ['db:migrate', 'dev'],
       make: ['migrate', 'seed', 'migration', 'generate'],
