@@ -123,7 +123,7 @@ function run(command, cwd, log) {
     const child = spawn('sh', ['-c', command], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     child.stdout.on('data', (d) => log.push(String(d)));
     child.stderr.on('data', (d) => log.push(String(d)));
-    const timer = setTimeout(() => stop(child), STEP_TIMEOUT_MS);
+    const timer = setTimeout(() => void stop(child), STEP_TIMEOUT_MS);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve(code);
@@ -131,16 +131,29 @@ function run(command, cwd, log) {
   });
 }
 
-/** Stops a command and everything it started (its own process group, nothing else). */
-function stop(child) {
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {}
+/** Stops a command and everything it started (its own process group, nothing else), and waits for it. */
+async function stop(child) {
+  const signal = (name) => {
+    try {
+      process.kill(-child.pid, name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!signal('SIGTERM')) return;
+  for (let i = 0; i < 50 && signal(0); i++) await new Promise((r) => setTimeout(r, 100));
+  signal('SIGKILL');
 }
 
-async function fetchPage(url, deadline) {
+async function fetchPage(url, deadline, server) {
   let last = 'no answer';
+  let exited;
+  server.once('exit', (code) => {
+    exited = code;
+  });
   while (Date.now() < deadline) {
+    if (exited !== undefined) return { ok: false, status: `the dev command exited with ${exited}` };
     try {
       const response = await fetch(url, { redirect: 'follow' });
       const body = await response.text();
@@ -237,7 +250,7 @@ async function checkKit(sefId) {
           server = spawn('sh', ['-c', step.line], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
           server.stdout.on('data', (d) => log.push(String(d)));
           server.stderr.on('data', (d) => log.push(String(d)));
-          const page = await fetchPage(plan.url, Date.now() + SERVE_TIMEOUT_MS);
+          const page = await fetchPage(plan.url, Date.now() + SERVE_TIMEOUT_MS, server);
           timings.push(`${step.line}: ${page.ok ? `HTTP ${page.status}` : page.status} after ${secs(started)}`);
           if (!page.ok) throw new Error(`${plan.url} did not answer (${page.status})`);
           const rendered = await render(plan.url, runnable.length > 1 ? `${sefId}-${i + 1}` : sefId);
@@ -256,9 +269,9 @@ async function checkKit(sefId) {
         detail: `${error.message}\n      ${timings.join('\n      ')}\n--- output (tail) ---\n${log.join('').slice(-3000)}`,
       });
     } finally {
-      if (server) stop(server);
+      if (server) await stop(server);
       if (keep) console.log(`  kept ${downloads}`);
-      else rmSync(downloads, { recursive: true, force: true });
+      else rmSync(downloads, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
     }
   }
   return {
