@@ -138,3 +138,17 @@ export async function kitOwnerIds(db: Pick<Database, 'select'>, kitId: number): 
     .where(and(eq(entitlements.kitId, kitId), isNull(entitlements.revokedAt)));
   return rows.map((r) => r.userId);
 }
+
+/** Everyone who owns a kit now, as a relation `(user_id)` to embed in a caller's statement (a mail to each). */
+export const kitOwnerIdsSql = (kitId: number): SQL =>
+  sql`SELECT e.user_id FROM ${entitlements} e WHERE e.kit_id = ${kitId} AND e.revoked_at IS NULL`;
+
+/** A kit's downloads per version id (the owner console's versions list). */
+export async function downloadsByVersion(db: Pick<Database, 'select'>, kitId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ versionId: downloads.versionId, n: sql<number>`count(*)::int` })
+    .from(downloads)
+    .where(eq(downloads.kitId, kitId))
+    .groupBy(downloads.versionId);
+  return new Map(rows.map((r) => [r.versionId, r.n]));
+}
