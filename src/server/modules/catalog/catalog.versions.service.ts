@@ -142,7 +142,8 @@ export async function checkRelease(
   return { version: cleanVersion(input.version)! };
 }
 
-const PUBLISH_LOCK = 7_318_220_923;
+/** The first key of the (int, int) advisory lock a kit's publishing holds; the kit id is the second. */
+const PUBLISH_LOCK = 2_300_023;
 
 export async function publishVersion(
   db: Database,

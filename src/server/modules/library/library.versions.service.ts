@@ -118,7 +118,8 @@ async function makeOnce(
 ): Promise<PatchObject> {
   const filename = `${sefId}-${older.version}-to-${latest.version}.patch`;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${older.id}, ${latest.id})`);
+    // One bigint key per pair of version ids (each below 2^31).
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${older.id}::bigint * 2147483648 + ${latest.id})`);
     const [kept] = await tx
       .select({
         storageKey: upgradePatches.storageKey,

@@ -96,7 +96,9 @@ export function makeUpgradePatch(
     if (oldText !== newText) {
       const same = old && next && old.mode === next.mode ? ` ${octal(old.mode)}` : '';
       header.push(`index ${old?.blob ?? ZERO_ID}..${next?.blob ?? ZERO_ID}${same}`);
-      header.push(old ? `--- a/${path}` : '--- /dev/null', next ? `+++ b/${path}` : '+++ /dev/null');
+      // As git does: a name with a space ends with a tab, so patch(1) reads all of it.
+      const end = path.includes(' ') ? '\t' : '';
+      header.push(old ? `--- a/${path}${end}` : '--- /dev/null', next ? `+++ b/${path}${end}` : '+++ /dev/null');
       const hunks = formatPatch(
         structuredPatch(`a/${path}`, `b/${path}`, oldText, newText, '', '', { context: 3 }),
         OMIT_HEADERS,

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OWNER_SETUP_MESSAGE, OWNER_STEP_UP_MESSAGE } from '../../../common/schemas/account-security.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
-import type { Storage } from '../../integrations/storage/storage.ts';
 import { AppError } from '../../http/errors.ts';
+import type { Storage } from '../../integrations/storage/storage.ts';
 import { ownerSessionGate } from '../accounts/two-step.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import {
