@@ -18,6 +18,8 @@ export const PublishFieldsSchema = z.object({
   idempotency_key: z.string(),
 });
 
+export const UpdateMailsSchema = z.object({ enabled: z.boolean() });
+
 export const ARCHIVE_MAX_BYTES = 200 * 1024 * 1024;
 
 export type OwnerKitVersion = {
@@ -65,6 +67,8 @@ export type ChangelogVersion = {
 
 export type KitChangelog = {
   latest: string | null;
+  /** The buyer gets mail about new versions (one switch for all their kits). */
+  update_mails: boolean;
   versions: ChangelogVersion[];
   /** Upgrade patches to the latest, one per older version the buyer downloaded. */
   patches: { from: string; to: string; download: string }[];

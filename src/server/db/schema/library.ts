@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { userIdColumn } from './accounts.ts';
+import { userIdColumn, users } from './accounts.ts';
 import { kitIdColumn, kits, kitVersions } from './catalog.ts';
 import { createdAt, timestamptz } from './columns.ts';
 
@@ -112,3 +112,11 @@ export const upgradePatches = pgTable(
   },
   (t) => [uniqueIndex('upgrade_patches_pair_key').on(t.fromVersionId, t.toVersionId)],
 );
+
+/** Buyers who asked for no mail about new versions of their kits (one switch for all their kits). */
+export const updateMailOptOuts = pgTable('update_mail_opt_outs', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});

@@ -316,6 +316,7 @@ export function kitReleaseMail(
         ...lines,
         'Already building on an older version? The upgrade patch applies the changes to your copy with git apply.',
       ],
+      footer: `You get this mail because you own ${release.title}; turn these mails off under its changelog. Questions? Write to ${ctx.supportEmail}.`,
       action: { label: 'Read the changelog', url: `${item}#changelog` },
       more: { label: 'Upgrade patch', url: `${item}#upgrade-patch` },
     },

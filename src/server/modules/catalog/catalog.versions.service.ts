@@ -9,7 +9,7 @@ import type { Storage } from '../../integrations/storage/storage.ts';
 import type { ArchiveFormat } from '../../lib/archive-reader.ts';
 import { renderMarkdown } from '../../lib/html.ts';
 import { mailableAddressesSql } from '../accounts/accounts.service.ts';
-import { kitOwnerIdsSql } from '../library/library.service.ts';
+import { updateMailRecipientIdsSql } from '../library/library.service.ts';
 import { ArchiveRejectedError, checkArchive } from './archive-checks.ts';
 import { archiveRoot } from './catalog.read.ts';
 import { CATALOG_CHANNEL } from './catalog.service.ts';
@@ -192,7 +192,7 @@ export async function publishVersion(
       await tx.execute(
         enqueueMailToEachSql(
           { ...release, ref: `kit-version:${row!.id}` },
-          mailableAddressesSql(kitOwnerIdsSql(kit.id)),
+          mailableAddressesSql(updateMailRecipientIdsSql(kit.id)),
         ),
       );
       await tx.execute(sql`SELECT pg_notify(${CATALOG_CHANNEL}, 'version')`);

@@ -4,12 +4,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
 import type { PurchaseRepository } from '../../../common/schemas/github.ts';
+import { UpdateMailsSchema } from '../../../common/schemas/kit-versions.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { repositoryAccess } from '../github/github.service.ts';
-import { findDownload, findOwnedKit, listPurchases, logDownload } from './library.service.ts';
+import { findDownload, findOwnedKit, listPurchases, logDownload, setUpdateMails } from './library.service.ts';
 import { registerVersionDownloadRoutes } from './library.versions.routes.ts';
 import { kitChangelog } from './library.versions.service.ts';
 
@@ -76,6 +77,14 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: LibraryDeps): 
     if (changelog === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
     if (changelog === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
     return changelog;
+  });
+
+  // One switch for the mail about new versions of every kit the buyer owns.
+  app.post('/api/library/update-mails', async (request) => {
+    const user = await requireUser(request);
+    const { enabled } = parseInput(UpdateMailsSchema, request.body);
+    await setUpdateMails(db, user.id, enabled);
+    return { update_mails: enabled };
   });
 
   // `reply.sendFile` for the download alone (the web app's static files do not decorate the reply).

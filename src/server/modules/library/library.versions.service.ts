@@ -9,7 +9,7 @@ import type { Database } from '../../db/open.ts';
 import { downloads, upgradePatches } from '../../db/schema/library.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { type KitVersionRow, latestDownloadable, listKitVersions } from '../catalog/catalog.versions.service.ts';
-import { findDownload, findOwnedKit } from './library.service.ts';
+import { findDownload, findOwnedKit, wantsUpdateMails } from './library.service.ts';
 import { makeUpgradePatch, readArchiveFiles } from './upgrade-patch.ts';
 
 /**
@@ -33,13 +33,15 @@ export async function kitChangelog(
 ): Promise<KitChangelog | 'unknown' | 'not_owned'> {
   const kit = await findOwnedKit(db, userId, sefId);
   if (typeof kit === 'string') return kit;
-  const [versions, downloaded] = await Promise.all([
+  const [versions, downloaded, updateMails] = await Promise.all([
     listKitVersions(db, kit.id),
     downloadedVersionIds(db, userId, kit.id),
+    wantsUpdateMails(db, userId),
   ]);
   const latest = latestDownloadable(versions);
   return {
     latest: latest?.version ?? null,
+    update_mails: updateMails,
     versions: versions.map((v) => ({
       version: v.version,
       released_on: v.releasedOn,

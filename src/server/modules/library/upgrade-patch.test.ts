@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { makeUpgradePatch } from './upgrade-patch.ts';
 
-const text = (body: string, mode = 0o100644) => ({ mode, sha256: `sha-${body}`, text: body, blob: `b${body.length}` });
-const binary = (sha: string) => ({ mode: 0o100644, sha256: sha, text: null, blob: null });
+type File = { mode: number; sha256: string; text: string | null; blob: string | null };
+const text = (body: string, mode = 0o100644): File => ({
+  mode,
+  sha256: `sha-${body}`,
+  text: body,
+  blob: `b${body.length}`,
+});
+const binary = (sha: string): File => ({ mode: 0o100644, sha256: sha, text: null, blob: null });
 
 describe('makeUpgradePatch', () => {
   const before = new Map([

@@ -25,6 +25,12 @@ beforeAll(async () => {
   // A second buyer, and one whose kit was refunded (no mail for them).
   const second = await signedInClient(t.app, t.pool, { email: 'second@example.test' });
   await grantKits(t.pool, second.user.id, [kitId]);
+  // One who turned update mails off.
+  const quiet = await signedInClient(t.app, t.pool, { email: 'quiet@example.test' });
+  await grantKits(t.pool, quiet.user.id, [kitId]);
+  const optOut = await quiet.client.post('/api/library/update-mails', { enabled: false });
+  expect(optOut.json()).toEqual({ update_mails: false });
+  expect((await quiet.client.post('/api/item/alpha-kit/changelog', {})).json().update_mails).toBe(false);
   const refunded = await signedInClient(t.app, t.pool, { email: 'refunded@example.test' });
   await grantKits(t.pool, refunded.user.id, [kitId]);
   await t.pool.query('UPDATE entitlements SET revoked_at = now() WHERE user_id = $1', [refunded.user.id]);
@@ -97,7 +103,7 @@ describe('publishing a version', () => {
     expect((await t.pool.query('SELECT count(*)::int AS n FROM mail_outbox')).rows[0].n).toBe(0);
   });
 
-  it('publishes once under a double click, mails each active buyer once, and the store shows it', async () => {
+  it('publishes once under a double click, mails each active buyer who wants it once, and the store shows it', async () => {
     const bytes = kitZip('alpha-kit-1.2.0', V12);
     const input = {
       version: '1.2.0',

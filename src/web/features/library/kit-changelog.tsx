@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { KitChangelog as Changelog } from '../../../common/schemas/kit-versions.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
@@ -9,6 +9,37 @@ const fetchChangelog = (sefId: string) => apiPost<Changelog>(`/api/item/${encode
 
 const size = (bytes: number) =>
   bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+/** The one switch for mail about new versions of every kit the buyer owns. */
+function UpdateMailsSwitch({ enabled, sefId }: { enabled: boolean; sefId: string }) {
+  const client = useQueryClient();
+  const change = useMutation({
+    mutationFn: (next: boolean) => apiPost<{ update_mails: boolean }>('/api/library/update-mails', { enabled: next }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['changelog', sefId] }),
+  });
+  return (
+    <div className="form-check form-switch item-update-mails">
+      <input
+        className="form-check-input"
+        type="checkbox"
+        role="switch"
+        id="update-mails"
+        checked={change.isPending ? change.variables : enabled}
+        aria-checked={change.isPending ? change.variables : enabled}
+        disabled={change.isPending}
+        onChange={(e) => change.mutate(e.target.checked)}
+      />
+      <label className="form-check-label" htmlFor="update-mails">
+        E-mail me when a new version of my kits is out
+      </label>
+      {change.isError && (
+        <p className="text-danger small mb-0" role="alert">
+          The setting could not be saved. Try again.
+        </p>
+      )}
+    </div>
+  );
+}
 
 /**
  * The purchased kit's versions: the upgrade patches from versions the buyer downloaded to the
@@ -32,10 +63,11 @@ export function KitChangelog({ sefId }: { sefId: string }) {
       </section>
     ) : null;
   }
-  const { versions, patches, latest } = changelog.data;
+  const { versions, patches, latest, update_mails: updateMails } = changelog.data;
   return (
     <section id="changelog" className="item-changelog" aria-labelledby="changelog-heading">
       <h2 id="changelog-heading">Changelog</h2>
+      <UpdateMailsSwitch enabled={updateMails} sefId={sefId} />
       <div id="upgrade-patch" className="item-upgrade">
         <h3 className="h5">Upgrade Patch</h3>
         {patches.length > 0 ? (
