@@ -65,7 +65,7 @@ const V12 = {
 const V13 = {
   'README.md': '# Alpha kit\n\nVersion 1.3.0, with a new section.\n\n## Upgrading\n\nApply the patch.\n',
   'src/app.ts':
-    'export const version = "1.3.0";\nexport function hello(name = "you") {\n  return `hello ${name}`;\n}\n',
+    'export const version = "1.3.0";\nexport function hello(name = "you") {\n  return "hello " + name;\n}\n',
   'src/new feature.ts': 'export const feature = "fresh";\n',
   'no-newline.txt': 'first\nlast line changed, still without newline',
   'logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 9, 9, 9]),
