@@ -99,13 +99,20 @@ function walkZip(file: string, visit: EntryVisitor): Promise<void> {
             if (openError || !stream)
               return fail(new UnreadableArchiveError(`not a readable zip (${openError?.message})`));
             stream.on('error', () => {});
-            visit(described, stream).then(() => {
-              // The visitor may have stopped reading early; what is left is drained, never buffered.
-              if (!stream.readableEnded) {
-                stream.resume();
-                stream.once('end', () => zip.readEntry());
-              } else zip.readEntry();
-            }, fail);
+            visit(described, stream).then(
+              () => {
+                // The visitor may have stopped reading early; what is left is drained, never buffered.
+                if (!stream.readableEnded) {
+                  stream.resume();
+                  stream.once('end', () => zip.readEntry());
+                } else zip.readEntry();
+              },
+              (cause: unknown) => {
+                // A refused entry's stream would hold the file open after the zip is closed.
+                stream.destroy();
+                fail(cause);
+              },
+            );
           });
         });
         zip.readEntry();
