@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PassThrough, Readable } from 'node:stream';
 import pg from 'pg';
+import semver from 'semver';
 import { hashPassword } from '../../src/server/modules/accounts/passwords.ts';
 import { makeTempDir, rssBytes } from './proc.ts';
 import { visit } from './signin.ts';
@@ -18,7 +19,6 @@ import { visit } from './signin.ts';
 export const BUYERS = 10_000;
 export const UPLOAD_BYTES = 100 * 1024 * 1024;
 const PASSWORD = 'bench-versions-password-not-common-7';
-const KIT = 'alpha-kit';
 
 export type KitVersionFigures = {
   publishMs: number;
@@ -67,6 +67,7 @@ function makeArchive(dir: string, root: string, extraBytes: number): string {
 async function publish(
   baseUrl: string,
   session: { cookie: string; csrf: string },
+  sefId: string,
   version: string,
   archive: string,
 ): Promise<Response> {
@@ -82,7 +83,7 @@ async function publish(
   const file = createReadStream(archive);
   file.pipe(body, { end: false });
   file.on('end', () => body.end(`\r\n--${boundary}--\r\n`));
-  return fetch(`${baseUrl}/api/admin/kits/${KIT}/versions`, {
+  return fetch(`${baseUrl}/api/admin/kits/${sefId}/versions`, {
     method: 'POST',
     headers: {
       cookie: session.cookie,
@@ -103,7 +104,18 @@ export async function measureKitVersions(
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const dir = makeTempDir('kitshop-bench-versions-');
   try {
-    const kitId = (await pool.query('SELECT id FROM kits WHERE sef_id = $1', [KIT])).rows[0].id as number;
+    // The store's first kit; the versions published are the next major above any it had, and one more.
+    const kit = (await pool.query('SELECT id, sef_id FROM kits ORDER BY position, id LIMIT 1')).rows[0] as {
+      id: number;
+      sef_id: string;
+    };
+    const kitId = kit.id;
+    const KIT = kit.sef_id;
+    const known = (await pool.query('SELECT version FROM kit_versions WHERE kit_id = $1', [kitId])).rows.map(
+      (r) => r.version as string,
+    );
+    const first = semver.inc(semver.rsort(known)[0] ?? '0.0.0', 'major')!;
+    const second = semver.inc(first, 'minor')!;
     log(`seeding ${BUYERS} buyers of ${KIT}`);
     await pool.query(
       `WITH made AS (
@@ -115,27 +127,27 @@ export async function measureKitVersions(
     );
     const session = await ownerSession(baseUrl, pool);
 
-    const small = makeArchive(dir, `${KIT}-2.0.0`, 0);
+    const small = makeArchive(dir, `${KIT}-${first}`, 0);
     const started = performance.now();
-    const res = await publish(baseUrl, session, '2.0.0', small);
+    const res = await publish(baseUrl, session, KIT, first, small);
     const publishMs = performance.now() - started;
     if (res.status !== 200) throw new Error(`publish answered ${res.status}: ${await res.text()}`);
     const { rows } = await pool.query(
       `SELECT count(*)::int AS n, count(DISTINCT lower("to"))::int AS distinct FROM mail_outbox
-        WHERE ref = (SELECT 'kit-version:' || id FROM kit_versions WHERE kit_id = $1 AND version = '2.0.0')`,
-      [kitId],
+        WHERE ref = (SELECT 'kit-version:' || id FROM kit_versions WHERE kit_id = $1 AND version = $2)`,
+      [kitId, first],
     );
     log(`published to ${rows[0].n} buyers in ${publishMs.toFixed(0)} ms`);
 
     log(`making a ${UPLOAD_BYTES / 1024 ** 2} MB archive`);
-    const big = makeArchive(dir, `${KIT}-2.1.0`, UPLOAD_BYTES);
+    const big = makeArchive(dir, `${KIT}-${second}`, UPLOAD_BYTES);
     const rssBeforeBytes = rssBytes(serverPid);
     let rssPeakBytes = rssBeforeBytes;
     const sampler = setInterval(() => {
       rssPeakBytes = Math.max(rssPeakBytes, rssBytes(serverPid));
     }, 20);
     const uploadStarted = performance.now();
-    const upload = await publish(baseUrl, session, '2.1.0', big);
+    const upload = await publish(baseUrl, session, KIT, second, big);
     await upload.text();
     const uploadMs = performance.now() - uploadStarted;
     clearInterval(sampler);
