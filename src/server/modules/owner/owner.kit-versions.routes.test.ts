@@ -6,7 +6,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
 import { type Client, signedInClient } from '../../../../tests/setup/client.ts';
-import { kitTarGz, kitZip, publishVersion } from '../../../../tests/setup/kit-archives.ts';
+import { kitTarGz, kitZip, multipartBody, publishVersion } from '../../../../tests/setup/kit-archives.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 
 let t: TestApp;
@@ -98,6 +98,23 @@ describe('publishing a version', () => {
       bytes: kitZip('alpha-kit-1.2.0', V12),
     });
     expect(noNotes.json().message).toMatch(/^notes:/);
+    // A form cut short mid-file (the browser went away).
+    const cut = multipartBody(
+      { idempotency_key: 'cut-short-1', version: '1.2.0', notes: 'x' },
+      { name: 'archive', filename: 'a.zip', bytes: kitZip('alpha-kit-1.2.0', V12) },
+    );
+    const interrupted = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/kits/${SEF}/versions`,
+      headers: {
+        cookie: [...owner.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-csrf-token': owner.csrf,
+        'content-type': cut.contentType,
+      },
+      payload: cut.payload.subarray(0, cut.payload.length - 200),
+    });
+    expect(interrupted.statusCode).toBe(400);
+    expect(interrupted.json().message).toMatch(/interrupted/);
     expect(privateFiles()).toEqual(before);
     expect(await versionRows()).toEqual(['1.1.0']);
     expect((await t.pool.query('SELECT count(*)::int AS n FROM mail_outbox')).rows[0].n).toBe(0);

@@ -171,6 +171,12 @@ export function registerKitVersionRoutes(scope: FastifyInstance, deps: KitVersio
           throw new AppError('invalid_data', `archive: the file is larger than ${ARCHIVE_MAX_BYTES / 1024 ** 2} MB.`);
         if (code?.startsWith('FST_') && (error as { statusCode?: number }).statusCode === 413)
           throw new AppError('invalid_data', 'The form has too many fields or files.');
+        // A browser that went away mid-upload, or a form cut short: nothing was published.
+        if (
+          !(error instanceof AppError) &&
+          (request.raw.destroyed || /Unexpected end of (form|multipart)/i.test(String(error)))
+        )
+          throw new AppError('bad_request', 'The upload was interrupted before it ended. Nothing was published.');
         throw error;
       } finally {
         await upload?.remove();
