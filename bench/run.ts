@@ -7,7 +7,7 @@
  * `BENCH_ONLY=step,step` runs only those steps (and what they need), e.g. the webhook bursts alone,
  * through one instance and through nginx + two: `BENCH_ONLY=webhooks npm run bench` (or, built
  * already, `BENCH_ONLY=webhooks npx tsx bench/run.ts`). Steps: bundle, load, lighthouse, signin,
- * resets, webhooks, pay, github, downloads, owner, startup. Unset runs them all.
+ * resets, webhooks, pay, github, downloads, owner, versions, startup. Unset runs them all.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { analyseBundle, type BundleFigures } from './lib/bundle.ts';
 import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
 import { GITHUB_RUNS, measurePayToInvitation, startBenchGithub } from './lib/github.ts';
+import { BUYERS, measureKitVersions } from './lib/kit-versions.ts';
 import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
 import {
   BROWSER_ACCEPT_ENCODING,
@@ -82,6 +83,7 @@ const STEPS = [
   'github',
   'downloads',
   'owner',
+  'versions',
   'startup',
 ] as const;
 type Step = (typeof STEPS)[number];
@@ -458,6 +460,28 @@ async function ownerSection(server: Server, databaseUrl: string): Promise<void> 
   }
 }
 
+async function versionsSection(server: Server, databaseUrl: string): Promise<void> {
+  section(`kit versions: a version published to ${BUYERS.toLocaleString('en-US')} buyers, a 100 MB upload`);
+  try {
+    const f = await measureKitVersions(server.url, databaseUrl, server.pid, (line) => console.log(line));
+    rows.push({
+      figure: `Publish a version to ${BUYERS.toLocaleString('en-US')} buyers (mails queued, one each)`,
+      target: '<= 5 s',
+      measured: `${fmt.s(f.publishMs)}, ${f.mailsQueued} mails to ${f.distinctRecipients} addresses`,
+      ok: f.publishMs <= 5000 && f.mailsQueued === BUYERS && f.distinctRecipients === BUYERS,
+    });
+    const growth = f.rssPeakBytes - f.rssBeforeBytes;
+    rows.push({
+      figure: 'Publish a 100 MB archive: server RSS growth',
+      target: '<= 50 MB',
+      measured: `${(growth / 1024 ** 2).toFixed(1)} MB (${fmt.s(f.uploadMs)}, ${f.uploadStatus})`,
+      ok: growth <= 50 * 1024 ** 2 && f.uploadStatus === 200,
+    });
+  } catch (error) {
+    errorRow('Kit versions', 'publish <= 5 s, RSS growth <= 50 MB', error);
+  }
+}
+
 async function lighthouseSection(server: Server, kits: KitSummary[]): Promise<void> {
   section('Lighthouse (default config = mobile), embedded-PostgreSQL server');
   let productSef: string | undefined;
@@ -630,7 +654,7 @@ async function main(): Promise<void> {
 
   const hello = wants('load') ? await startHello() : undefined;
   if (wants('load', 'lighthouse')) await embeddedSections(catalog, hello?.url);
-  if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner'))
+  if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner', 'versions'))
     await pgServerSections(catalog, hello?.url);
   if (wants('webhooks')) await twoInstanceWebhookSection(catalog.dir);
   if (hello) await stopChild(hello.child);
@@ -730,6 +754,7 @@ async function pgServerSections(catalog: CatalogSource, helloUrl: string | undef
     if (wants('github')) await githubSection(server, databaseUrl, benchGithub.github);
     if (wants('downloads')) await downloadSection(server, databaseUrl);
     if (wants('owner')) await ownerSection(server, databaseUrl);
+    if (wants('versions')) await versionsSection(server, databaseUrl);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

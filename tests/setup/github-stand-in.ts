@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { kitTarGz } from './kit-archives.ts';
 
 /**
  * A local stand-in for GitHub, following its documented REST and OAuth web-flow contract closely
@@ -16,6 +17,10 @@ import type { AddressInfo } from 'node:net';
  *   after which the old login is free for anyone to take. Collaborators and invitations belong to
  *   the id; a path naming a login nobody has answers 404, as GitHub does (removing a collaborator
  *   documents 204, 403 and 422 only: an existing account that is no collaborator gets 204).
+ * - Releases (`addRelease`): `GET /repos/{owner}/{repo}/releases` (newest first, `per_page`/`page`,
+ *   drafts included as GitHub shows them to a token with push access) and
+ *   `GET /repos/{owner}/{repo}/tarball/{ref}`, answered 302 to a codeload-like address that serves
+ *   the gzipped tar with GitHub's single top folder `{owner}-{repo}-{short sha}/`.
  * - Failures injected ahead of time (`failNext`): a status with headers and body, a number of times.
  * - Control over HTTP under `/_stand-in/` for the e2e stack and the bench (another process).
  */
@@ -57,6 +62,16 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
   let nextUser: StandInUser | undefined;
   let nextInvitationId = 1000;
   const problems: string[] = [];
+  type StoredRelease = {
+    id: number;
+    tag_name: string;
+    name: string;
+    body: string;
+    draft: boolean;
+    published_at: string;
+    tarball: Buffer;
+  };
+  const releases = new Map<string, StoredRelease[]>(); // by lower-cased repository, newest first
 
   /** Logins are unique on GitHub, case-insensitively. */
   const userByLogin = (login: string) => {
@@ -153,6 +168,34 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
       return user
         ? send(res, 200, { id: user.id, login: user.login, type: 'User' })
         : send(res, 404, { message: 'Not Found' });
+    }
+
+    const releaseMatch = path.match(/^\/repos\/([^/]+)\/([^/]+)\/(releases|tarball\/(.+))$/);
+    if (releaseMatch && method === 'GET') {
+      const repository =
+        `${decodeURIComponent(releaseMatch[1]!)}/${decodeURIComponent(releaseMatch[2]!)}`.toLowerCase();
+      if (!collaborators.has(repository)) return send(res, 404, { message: 'Not Found' });
+      const list = releases.get(repository) ?? [];
+      if (releaseMatch[3] === 'releases') {
+        const query = new URL(req.url!, 'http://x').searchParams;
+        const perPage = Math.min(Number(query.get('per_page') ?? 30), 100);
+        const page = Number(query.get('page') ?? 1);
+        const json = list.slice((page - 1) * perPage, page * perPage).map(({ tarball: _bytes, ...r }) => ({
+          ...r,
+          prerelease: false,
+          created_at: r.published_at,
+          html_url: `${url}/${repository}/releases/tag/${r.tag_name}`,
+          tarball_url: `${url}/api/repos/${repository}/tarball/${r.tag_name}`,
+          zipball_url: `${url}/api/repos/${repository}/zipball/${r.tag_name}`,
+        }));
+        return send(res, 200, json);
+      }
+      const ref = decodeURIComponent(releaseMatch[4]!);
+      if (!list.some((r) => r.tag_name === ref)) return send(res, 404, { message: 'Not Found' });
+      res.writeHead(302, {
+        location: `${url}/codeload/${repository}/legacy.tar.gz/refs/tags/${encodeURIComponent(ref)}`,
+      });
+      return res.end();
     }
 
     const repoMatch = path.match(/^\/repos\/([^/]+)\/([^/]+)\/(collaborators|invitations)(?:\/([^/]+))?$/);
@@ -295,6 +338,14 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
         if (!user) return send(res, 401, { message: 'Bad credentials' });
         return send(res, 200, { id: user.id, login: user.login, type: 'User' });
       } else if (path.startsWith('/api/')) return await handleRest(req, res, recorded.path, method);
+      else if (path.startsWith('/codeload/') && method === 'GET') {
+        // codeload.github.com: the signed address needs no token (fetch drops it on the redirect).
+        const match = /^\/codeload\/([^/]+\/[^/]+)\/legacy\.tar\.gz\/refs\/tags\/(.+)$/.exec(path);
+        const release = match && releases.get(match[1]!)?.find((r) => r.tag_name === decodeURIComponent(match[2]!));
+        if (!release) return send(res, 404, { message: 'Not Found' });
+        res.writeHead(200, { 'content-type': 'application/x-gzip', 'content-length': release.tarball.length });
+        return res.end(release.tarball);
+      }
       return send(res, 404, { message: 'Not Found' });
     } catch (error) {
       problems.push(`${method} ${path}: ${String(error)}`);
@@ -333,6 +384,30 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     setNextUser(user: StandInUser) {
       nextUser = addUser(user);
       return nextUser;
+    },
+    /**
+     * Publishes a release of an existing repository: its tag, title, notes (body) and the files of
+     * its source tree, packed as GitHub packs a tarball (one top folder named after the commit).
+     */
+    async addRelease(
+      repository: string,
+      release: { tag: string; name?: string; body?: string; draft?: boolean; files: Record<string, string> },
+    ) {
+      const key = repository.toLowerCase();
+      if (!collaborators.has(key)) throw new Error(`no repository ${repository}`);
+      const sha = createHash('sha1').update(`${key}@${release.tag}`).digest('hex');
+      const top = `${key.replace('/', '-')}-${sha.slice(0, 7)}`;
+      const list = releases.get(key) ?? [];
+      list.unshift({
+        id: 5000 + list.length,
+        tag_name: release.tag,
+        name: release.name ?? release.tag,
+        body: release.body ?? '',
+        draft: release.draft ?? false,
+        published_at: new Date().toISOString(),
+        tarball: await kitTarGz(top, release.files),
+      });
+      releases.set(key, list);
     },
     failNext(failure: Failure) {
       failures.push({ times: 1, ...failure });

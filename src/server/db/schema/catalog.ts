@@ -75,10 +75,24 @@ export const kitVersions = pgTable(
     storageKey: text('storage_key').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     sha256: text('sha256').notNull(),
+    /** The release notes as sanitised HTML ('' for versions imported before notes were rendered: `changelog` then). */
+    notesHtml: text('notes_html').notNull().default(''),
+    /** How the archive is packed: 'zip' or 'tar.gz' (its download's name and type). */
+    format: text('format', { enum: ['zip', 'tar.gz'] })
+      .notNull()
+      .default('zip'),
+    /** The publishing form's key: a double click or a retry on another instance publishes once. */
+    idempotencyKey: text('idempotency_key'),
+    /** Set when an owner withdrew the version from new downloads, with the reason buyers see. */
+    yankedAt: timestamptz('yanked_at'),
+    yankReason: text('yank_reason'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('kit_versions_kit_version_key').on(t.kitId, t.version),
     index('kit_versions_kit_created_idx').on(t.kitId, t.createdAt),
+    uniqueIndex('kit_versions_idempotency_key')
+      .on(t.kitId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} IS NOT NULL`),
   ],
 );

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { userIdColumn } from './accounts.ts';
+import { userIdColumn, users } from './accounts.ts';
 import { kitIdColumn, kits, kitVersions } from './catalog.ts';
 import { createdAt, timestamptz } from './columns.ts';
 
@@ -89,3 +89,34 @@ export const kitOwnerChanges = pgTable(
   },
   (t) => [index('kit_owner_changes_kit_idx').on(t.kitId)],
 );
+
+/**
+ * Upgrade patches, made once per (from, to) pair of a kit's versions and kept in storage: a
+ * unified diff in git's format that `git apply` takes in an unmodified copy of the older version.
+ */
+export const upgradePatches = pgTable(
+  'upgrade_patches',
+  {
+    id: serial('id').primaryKey(),
+    kitId: kitIdColumn(),
+    fromVersionId: integer('from_version_id')
+      .notNull()
+      .references(() => kitVersions.id),
+    toVersionId: integer('to_version_id')
+      .notNull()
+      .references(() => kitVersions.id),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('upgrade_patches_pair_key').on(t.fromVersionId, t.toVersionId)],
+);
+
+/** Buyers who asked for no mail about new versions of their kits (one switch for all their kits). */
+export const updateMailOptOuts = pgTable('update_mail_opt_outs', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+});

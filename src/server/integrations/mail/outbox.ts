@@ -40,6 +40,18 @@ export function enqueueMailSql(mails: QueuedMail[]): SQL {
         AS v("to" text, subject text, text text, html text, headers jsonb, link text, ref text)`;
 }
 
+/**
+ * One mail to every address of a relation `(email)` (a kit's buyers), each address once, as one
+ * INSERT ... SELECT: thousands of recipients cost one statement, not one row built in Node each.
+ */
+export function enqueueMailToEachSql(mail: Omit<QueuedMail, 'to'>, addresses: SQL): SQL {
+  return sql`INSERT INTO ${mailOutbox} ("to", subject, text, html, headers, link, ref)
+    SELECT DISTINCT ON (lower(r.email)) r.email, ${mail.subject}, ${mail.text}, ${mail.html},
+           ${JSON.stringify(mail.headers ?? {})}::jsonb, ${mail.link ?? null}::text, ${mail.ref ?? null}::text
+      FROM (${addresses}) r
+     ORDER BY lower(r.email)`;
+}
+
 /** The mails queued about a record (see `ref`), oldest first: subject and delivery status. */
 export async function mailsAbout(db: Reader, ref: string) {
   const { rows } = await db.execute<{ at: string; subject: string; status: 'sent' | 'queued' | 'retrying' }>(sql`

@@ -288,6 +288,43 @@ export function kitUpdateMail(
   );
 }
 
+/**
+ * A version published from the owner console, the same mail to every buyer of the kit (queued in
+ * one statement, so it names nobody): its release notes, the changelog and the upgrade patch.
+ */
+export function kitReleaseMail(
+  ctx: MailContext,
+  release: { title: string; sefId: string; version: string; notes: string },
+): Omit<OutgoingMail, 'to'> & { link: string } {
+  const lines = release.notes
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/^#+\s+/, '')
+        .replace(/^[-*]\s+/, '• ')
+        .trim(),
+    )
+    .filter(Boolean);
+  const item = `${ctx.publicUrl}/user-panel/item/${encodeURIComponent(release.sefId)}`;
+  const { to: _to, ...mail } = compose(
+    '',
+    `${release.title} ${release.version} is available`,
+    {
+      heading: `${release.title} ${release.version} is out`,
+      paragraphs: [
+        'Hello, a new version of a kit you own is ready to download in your user panel. What changed:',
+        ...lines,
+        'Already building on an older version? The upgrade patch applies the changes to your copy with git apply.',
+      ],
+      footer: `You get this mail because you own ${release.title}; turn these mails off under its changelog. Questions? Write to ${ctx.supportEmail}.`,
+      action: { label: 'Read the changelog', url: `${item}#changelog` },
+      more: { label: 'Upgrade patch', url: `${item}#upgrade-patch` },
+    },
+    ctx.supportEmail,
+  );
+  return { ...mail, link: `${item}#changelog` };
+}
+
 const dollars = (cents: number) => `USD ${(cents / 100).toFixed(2)}`;
 
 /**

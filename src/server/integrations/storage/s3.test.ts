@@ -23,6 +23,23 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const as = { filename: 'alpha-kit-1.0.0.zip', contentType: 'application/zip' };
 
 describe('S3 storage', () => {
+  it('stores an archive streamed from a file, reads it back as a stream and deletes it', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 's3-put-')), 'kit.tar.gz');
+    writeFileSync(file, Buffer.alloc(300_000, 7));
+    await storage.putPrivateFile('archives/beta/beta-2.0.0.tar.gz', file, 'application/gzip');
+    const stream = await storage.readPrivateStream('archives/beta/beta-2.0.0.tar.gz');
+    if (!stream) throw new Error('expected the object');
+    let size = 0;
+    for await (const chunk of stream) size += (chunk as Buffer).length;
+    expect(size).toBe(300_000);
+    await storage.deletePrivate('archives/beta/beta-2.0.0.tar.gz');
+    expect(await storage.readPrivateStream('archives/beta/beta-2.0.0.tar.gz')).toBeNull();
+    await storage.deletePrivate('archives/beta/never-there.zip');
+  });
+
   it('hands a private object out by a signed link that names the file and expires within 5 minutes', async () => {
     await storage.putPrivate('archives/alpha/alpha-1.0.0.zip', bytes('first'));
     const download = await storage.privateDownload('archives/alpha/alpha-1.0.0.zip', as);

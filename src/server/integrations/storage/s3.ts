@@ -1,7 +1,8 @@
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -98,6 +99,32 @@ export function createS3Storage(settings: S3Settings, client = createS3Client(se
     },
     putPrivate: async (key, bytes) =>
       putOnce(objectKey('private', key), async () => bytes, contentType('private', key)),
+    async putPrivateFile(key, sourceFile, ContentType) {
+      const Key = objectKey('private', key);
+      if (await has(Key)) return;
+      const { size } = await fs.stat(sourceFile);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key,
+          Body: createReadStream(sourceFile),
+          ContentLength: size,
+          ContentType,
+        }),
+      );
+    },
+    async readPrivateStream(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey('private', key) }));
+        return object.Body as Readable;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async deletePrivate(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey('private', key) }));
+    },
     async privateDownload(key, as) {
       const Key = objectKey('private', key);
       if (!(await has(Key))) return null;

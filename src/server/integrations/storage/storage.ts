@@ -28,6 +28,12 @@ export type Storage = {
   putPublicFile(key: string, sourceFile: string): Promise<void>;
   /** Stores a private object (a kit archive) under `key` unless it exists. */
   putPrivate(key: string, bytes: Uint8Array): Promise<void>;
+  /** Stores a private object from a file on disk, streamed (an uploaded archive), unless it exists. */
+  putPrivateFile(key: string, sourceFile: string, contentType: string): Promise<void>;
+  /** Reads a private object as a stream (an archive to diff); null when it is missing. */
+  readPrivateStream(key: string): Promise<Readable | null>;
+  /** Removes a private object (an upload whose publishing failed); a missing one is no error. */
+  deletePrivate(key: string): Promise<void>;
   /** How to hand a private object to its owner; null when the object is missing. */
   privateDownload(key: string, as: { filename: string; contentType: string }): Promise<PrivateDownload | null>;
   /** Every stored object's area and key (backups). */
@@ -120,6 +126,18 @@ export function createLocalStorage(dataDir: string): Storage {
         await pipeline(createReadStream(sourceFile), (await fs.open(temporary, 'w')).createWriteStream());
       }),
     putPrivate: (key, bytes) => writeOnce(inside(privateDir, key), (temporary) => fs.writeFile(temporary, bytes)),
+    putPrivateFile: (key, sourceFile) =>
+      writeOnce(inside(privateDir, key), async (temporary) => {
+        await pipeline(createReadStream(sourceFile), (await fs.open(temporary, 'w')).createWriteStream());
+      }),
+    async readPrivateStream(key) {
+      const file = inside(privateDir, key);
+      if (!(await exists(file))) return null;
+      return createReadStream(file);
+    },
+    async deletePrivate(key) {
+      await fs.rm(inside(privateDir, key), { force: true });
+    },
     async privateDownload(key) {
       const file = inside(privateDir, key);
       try {

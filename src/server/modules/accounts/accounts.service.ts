@@ -507,3 +507,10 @@ export async function findEmail(db: Pick<Database, 'select'>, userId: number): P
  */
 export const contactSql = (userId: SQL): SQL =>
   sql`(SELECT json_build_object('name', u.name, 'email', u.email) FROM ${users} u WHERE u.id = ${userId})`;
+
+/**
+ * The addresses of these users (a relation of user ids), as a relation `(email)` to embed in a
+ * caller's statement; deleted accounts have none.
+ */
+export const mailableAddressesSql = (userIds: SQL): SQL =>
+  sql`SELECT u.email FROM ${users} u WHERE u.id IN (${userIds}) AND u.deleted_at IS NULL`;

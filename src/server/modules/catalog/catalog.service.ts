@@ -138,9 +138,9 @@ export function createCatalog(db: Database) {
   };
 }
 
-/** A kit's newest version first: the one its owners download. */
+/** A kit's newest version not withdrawn by an owner: the one its owners download. */
 const newestVersion = (kitId: typeof kits.id) =>
-  sql`(SELECT ${kitVersions.id} FROM ${kitVersions} WHERE ${kitVersions.kitId} = ${kitId}
+  sql`(SELECT ${kitVersions.id} FROM ${kitVersions} WHERE ${kitVersions.kitId} = ${kitId} AND ${kitVersions.yankedAt} IS NULL
         ORDER BY ${kitVersions.createdAt} DESC, ${kitVersions.id} DESC LIMIT 1)`;
 
 /** Kits (active or not: an owner keeps what a removed kit sold them), each with its newest version. */
@@ -160,6 +160,7 @@ const kitsWithNewestVersion = (db: Pick<Database, 'select'>, where: SQL) =>
       importedAt: kitVersions.createdAt,
       storageKey: kitVersions.storageKey,
       sha256: kitVersions.sha256,
+      format: kitVersions.format,
     })
     .from(kits)
     .leftJoin(kitVersions, eq(kitVersions.id, newestVersion(kits.id)))
@@ -174,11 +175,13 @@ export async function findKitReleases(db: Pick<Database, 'select'>, kitIds: numb
 export async function findKitArchive(db: Pick<Database, 'select'>, kitId: number) {
   const [row] = await kitsWithNewestVersion(db, eq(kits.id, kitId));
   if (!row) return undefined;
-  const { sefId, versionId, version, storageKey, sha256 } = row;
+  const { sefId, versionId, version, storageKey, sha256, format } = row;
   return {
     sefId,
     version:
-      versionId === null ? undefined : { id: versionId, version: version!, storageKey: storageKey!, sha256: sha256! },
+      versionId === null
+        ? undefined
+        : { id: versionId, version: version!, storageKey: storageKey!, sha256: sha256!, format: format! },
   };
 }
 

@@ -1,15 +1,18 @@
 import path from 'node:path';
 import fastifyStatic, { type SendOptions } from '@fastify/static';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
 import type { PurchaseRepository } from '../../../common/schemas/github.ts';
+import { UpdateMailsSchema } from '../../../common/schemas/kit-versions.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { repositoryAccess } from '../github/github.service.ts';
-import { findDownload, findOwnedKit, listPurchases, logDownload } from './library.service.ts';
+import { findDownload, findOwnedKit, listPurchases, logDownload, setUpdateMails } from './library.service.ts';
+import { registerVersionDownloadRoutes } from './library.versions.routes.ts';
+import { kitChangelog } from './library.versions.service.ts';
 
 /**
  * How `reply.sendFile` serves an archive: Range, 206/416, HEAD and Content-Length are its own; the
@@ -66,6 +69,24 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: LibraryDeps): 
     return { ...detail, repository: (await repositoriesOf(user.id)).get(kit.id) ?? null };
   });
 
+  // The item page's changelog: every version's notes, the buyer's downloads, upgrade patches.
+  app.post('/api/item/:sefid/changelog', async (request) => {
+    const user = await requireUser(request);
+    const { sefid } = parseInput(SefIdParamsSchema, request.params, 'not_found');
+    const changelog = await kitChangelog(db, user.id, sefid);
+    if (changelog === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
+    if (changelog === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
+    return changelog;
+  });
+
+  // One switch for the mail about new versions of every kit the buyer owns.
+  app.post('/api/library/update-mails', async (request) => {
+    const user = await requireUser(request);
+    const { enabled } = parseInput(UpdateMailsSchema, request.body);
+    await setUpdateMails(db, user.id, enabled);
+    return { update_mails: enabled };
+  });
+
   // `reply.sendFile` for the download alone (the web app's static files do not decorate the reply).
   app.register(async (scope) => {
     await scope.register(fastifyStatic, { serve: false });
@@ -73,64 +94,89 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: LibraryDeps): 
   });
 }
 
+const NOT_OWNED = 'This kit is not in your purchases (or it was refunded).';
+
+export type Stored = {
+  storageKey: string;
+  sha256: string;
+  filename: string;
+  contentType: string;
+  /** Records the download (an archive's); absent for what is not counted (a patch). */
+  log?: () => Promise<unknown>;
+};
+
+/** Download routes: Range and conditional requests, logged once per whole download, never compressed. */
+const downloadOptions = (app: FastifyInstance) => ({
+  compress: false as const,
+  // A download is logged once: not again for a resumed one (a range from past the start), nor a HEAD.
+  onSend: async (request: FastifyRequest, reply: FastifyReply) => {
+    const range = String(reply.getHeader('content-range'));
+    const whole = reply.statusCode === 200 || (reply.statusCode === 206 && range.startsWith('bytes 0-'));
+    const log = pendingLogs.get(request);
+    if (request.method === 'GET' && whole && log) await log();
+  },
+  // send's 416 with its Content-Range, in the shop's words and without the archive's headers.
+  errorHandler: (
+    error: FastifyError & { headers?: Record<string, string> },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    if (error.statusCode !== 416) return app.errorHandler(error, request, reply);
+    reply.headers(error.headers ?? {});
+    reply.removeHeader('content-disposition');
+    reply.removeHeader('content-type');
+    return reply.status(416).send({ message: 'That byte range is not in the file.' });
+  },
+});
+
 /** The newest archive of a kit the user owns, streamed from storage; never compressed on the fly. */
 function registerDownloadRoute(app: FastifyInstance, { db, storage }: { db: Database; storage: Storage }): void {
-  app.get(
-    '/download/:id',
-    {
-      compress: false,
-      // A download is logged once: not again for a resumed one (a range from past the start), nor a HEAD.
-      onSend: async (request, reply) => {
-        const range = String(reply.getHeader('content-range'));
-        const whole = reply.statusCode === 200 || (reply.statusCode === 206 && range.startsWith('bytes 0-'));
-        const log = pendingLogs.get(request);
-        if (request.method === 'GET' && whole && log) await log();
-      },
-      // send's 416 with its Content-Range, in the shop's words and without the archive's headers.
-      errorHandler: (error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
-        if (error.statusCode !== 416) return app.errorHandler(error, request, reply);
-        reply.headers(error.headers ?? {});
-        reply.removeHeader('content-disposition');
-        reply.removeHeader('content-type');
-        return reply.status(416).send({ message: 'That byte range is not in the file.' });
-      },
-    },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      const { id } = parseInput(IdParams, request.params, 'not_found');
-      const kit = await findDownload(db, user.id, id);
-      if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
-      if (kit === 'not_owned')
-        throw new AppError('forbidden', 'This kit is not in your purchases (or it was refunded).');
-      const { version } = kit;
-      if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
-      const filename = `${kit.sefId}-${version.version}.zip`;
-      const object = await storage.privateDownload(version.storageKey, { filename, contentType: 'application/zip' });
-      if (!object) {
-        request.log.error({ kit: kit.sefId, key: version.storageKey }, 'kit archive missing from storage');
-        throw new AppError('not_found', 'This download is not available right now. Please contact support.');
-      }
-      const log = () => logDownload(db, { userId: user.id, kitId: id, versionId: version.id, ip: request.ip });
-      if (object.kind === 'redirect') {
-        // Remote storage answers the bytes (with Range and ETag) at a link that expires within minutes.
-        await log();
-        return reply.header('cache-control', 'no-store').redirect(object.url, 302);
-      }
-      const etag = `"${version.sha256}"`;
-      reply.header('accept-ranges', 'bytes').header('etag', etag).header('cache-control', 'private, no-cache');
-      const conditions = request.raw.headers;
-      if (conditions['if-none-match'] === etag) return reply.status(304).send();
-      // A range is served only for the archive it was asked of; send then sees the Range alone.
-      const rangeFresh = conditions['if-range'] === undefined || conditions['if-range'] === etag;
-      for (const name of CONDITIONAL_HEADERS) delete conditions[name];
-      pendingLogs.set(request, log);
-      reply
-        .header('content-type', 'application/zip')
-        .header('content-disposition', `attachment; filename="${filename}"`);
-      return reply.sendFile(path.basename(object.path), path.dirname(object.path), {
-        ...SEND_ARCHIVE,
-        acceptRanges: rangeFresh,
-      });
-    },
-  );
+  /** Hands a stored private object to its owner: streamed locally (Range, ETag), or a signed redirect. */
+  async function sendStored(request: FastifyRequest, reply: FastifyReply, stored: Stored) {
+    const { filename } = stored;
+    const object = await storage.privateDownload(stored.storageKey, { filename, contentType: stored.contentType });
+    if (!object) {
+      request.log.error({ key: stored.storageKey }, 'kit file missing from storage');
+      throw new AppError('not_found', 'This download is not available right now. Please contact support.');
+    }
+    if (object.kind === 'redirect') {
+      // Remote storage answers the bytes (with Range and ETag) at a link that expires within minutes.
+      await stored.log?.();
+      return reply.header('cache-control', 'no-store').redirect(object.url, 302);
+    }
+    const etag = `"${stored.sha256}"`;
+    reply.header('accept-ranges', 'bytes').header('etag', etag).header('cache-control', 'private, no-cache');
+    const conditions = request.raw.headers;
+    if (conditions['if-none-match'] === etag) return reply.status(304).send();
+    // A range is served only for the archive it was asked of; send then sees the Range alone.
+    const rangeFresh = conditions['if-range'] === undefined || conditions['if-range'] === etag;
+    for (const name of CONDITIONAL_HEADERS) delete conditions[name];
+    if (stored.log) pendingLogs.set(request, stored.log);
+    reply
+      .header('content-type', stored.contentType)
+      .header('content-disposition', `attachment; filename="${filename}"`);
+    return reply.sendFile(path.basename(object.path), path.dirname(object.path), {
+      ...SEND_ARCHIVE,
+      acceptRanges: rangeFresh,
+    });
+  }
+
+  registerVersionDownloadRoutes(app, { db, storage, sendStored, options: downloadOptions(app) });
+
+  app.get('/download/:id', downloadOptions(app), async (request, reply) => {
+    const user = await requireUser(request);
+    const { id } = parseInput(IdParams, request.params, 'not_found');
+    const kit = await findDownload(db, user.id, id);
+    if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
+    if (kit === 'not_owned') throw new AppError('forbidden', NOT_OWNED);
+    const { version } = kit;
+    if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
+    return sendStored(request, reply, {
+      storageKey: version.storageKey,
+      sha256: version.sha256,
+      filename: `${kit.sefId}-${version.version}${version.format === 'tar.gz' ? '.tar.gz' : '.zip'}`,
+      contentType: version.format === 'tar.gz' ? 'application/gzip' : 'application/zip',
+      log: () => logDownload(db, { userId: user.id, kitId: id, versionId: version.id, ip: request.ip }),
+    });
+  });
 }

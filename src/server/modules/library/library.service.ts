@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PurchaseItem } from '../../../common/schemas/accounts.ts';
 import type { Database } from '../../db/open.ts';
-import { downloads, entitlements, kitGrants } from '../../db/schema/library.ts';
+import { downloads, entitlements, kitGrants, updateMailOptOuts } from '../../db/schema/library.ts';
 import { findKitArchive, findKitGuide, findKitReleases } from '../catalog/catalog.service.ts';
 
 /**
@@ -137,4 +137,37 @@ export async function kitOwnerIds(db: Pick<Database, 'select'>, kitId: number): 
     .from(entitlements)
     .where(and(eq(entitlements.kitId, kitId), isNull(entitlements.revokedAt)));
   return rows.map((r) => r.userId);
+}
+
+/**
+ * Everyone who owns a kit now and has not turned update mails off, as a relation `(user_id)` to
+ * embed in a caller's statement (the new-version mail to each).
+ */
+export const updateMailRecipientIdsSql = (kitId: number): SQL =>
+  sql`SELECT e.user_id FROM ${entitlements} e WHERE e.kit_id = ${kitId} AND e.revoked_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM ${updateMailOptOuts} o WHERE o.user_id = e.user_id)`;
+
+/** Whether the user gets mail about new versions of their kits. */
+export async function wantsUpdateMails(db: Pick<Database, 'select'>, userId: number): Promise<boolean> {
+  const rows = await db
+    .select({ userId: updateMailOptOuts.userId })
+    .from(updateMailOptOuts)
+    .where(eq(updateMailOptOuts.userId, userId));
+  return rows.length === 0;
+}
+
+/** Turns the user's update mails on or off (one switch for all their kits). */
+export async function setUpdateMails(db: Database, userId: number, enabled: boolean): Promise<void> {
+  if (enabled) await db.delete(updateMailOptOuts).where(eq(updateMailOptOuts.userId, userId));
+  else await db.insert(updateMailOptOuts).values({ userId }).onConflictDoNothing();
+}
+
+/** A kit's downloads per version id (the owner console's versions list). */
+export async function downloadsByVersion(db: Pick<Database, 'select'>, kitId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ versionId: downloads.versionId, n: sql<number>`count(*)::int` })
+    .from(downloads)
+    .where(eq(downloads.kitId, kitId))
+    .groupBy(downloads.versionId);
+  return new Map(rows.map((r) => [r.versionId, r.n]));
 }

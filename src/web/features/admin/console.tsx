@@ -11,6 +11,7 @@ const OrderPage = lazy(() => import('./order-page.tsx'));
 const CustomersPage = lazy(() => import('./customers-page.tsx'));
 const CustomerPage = lazy(() => import('./customer-page.tsx'));
 const KitsPage = lazy(() => import('./kits-page.tsx'));
+const KitPage = lazy(() => import('./kit-page.tsx'));
 const MessagesPage = lazy(() => import('./messages-page.tsx'));
 const SubscribersPage = lazy(() => import('./subscribers-page.tsx'));
 const ActivityPage = lazy(() => import('./activity-page.tsx'));
@@ -58,6 +59,7 @@ const SCREENS: [RegExp, ComponentType][] = [
   [/^\/customers\/?$/, CustomersPage],
   [/^\/customers\/[^/]+\/?$/, CustomerPage],
   [/^\/kits\/?$/, KitsPage],
+  [/^\/kits\/[^/]+\/?$/, KitPage],
   [/^\/discounts\/?$/, DiscountsPage],
   [/^\/messages\/?$/, MessagesPage],
   [/^\/subscribers\/?$/, SubscribersPage],

@@ -49,8 +49,10 @@ export default function KitsPage() {
               header: 'Kit',
               cell: (kit) => (
                 <>
-                  {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.title}</Link> : kit.title}
-                  <div className="small text-body-secondary">{kit.sef_id}</div>
+                  <Link to={`/admin/kits/${kit.sef_id}`}>{kit.title}</Link>
+                  <div className="small text-body-secondary">
+                    {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.sef_id}</Link> : kit.sef_id}
+                  </div>
                 </>
               ),
             },
