@@ -113,18 +113,21 @@ export function registerLicenceApiRoutes(app: FastifyInstance, deps: { db: Datab
     const refused = REFUSED[licence.status];
     const known = { license_key: licenceKeyAnswer(licence, input.license_key), meta: metaAnswer(licence) };
     if (refused) return reply.status(400).send({ activated: false, error: refused, ...known });
-    const instance = await activateLicence(db, licence, input.instance_name);
-    if (instance === 'limit')
-      return reply
-        .status(400)
-        .send({ activated: false, error: 'This license key has reached its activation limit.', ...known });
-    const after = { ...licence, status: 'active' as const, activationUsage: licence.activationUsage + 1 };
+    const done = await activateLicence(db, licence, input.instance_name);
+    const after = { ...licence, activationUsage: done.usage };
+    if (done.refused)
+      return reply.status(400).send({
+        activated: false,
+        error: 'This license key has reached its activation limit.',
+        license_key: licenceKeyAnswer(after, input.license_key),
+        meta: known.meta,
+      });
     return {
       activated: true,
       error: null,
-      license_key: licenceKeyAnswer(after, input.license_key),
-      instance,
-      meta: metaAnswer(licence),
+      license_key: licenceKeyAnswer({ ...after, status: 'active' }, input.license_key),
+      instance: done.instance,
+      meta: known.meta,
     };
   });
 

@@ -18,11 +18,11 @@ type Row = {
 };
 
 const select = sql`
-  SELECT k.id, k.kit_id, k.user_id, k.key_tail, k.disabled_at IS NOT NULL AS disabled, k.created_at,
-         ${entitlementStateSql(sql`k.entitlement_id`)} AS entitlement,
-         (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = k.id) AS activations,
-         ${kitNamesSql(sql`k.kit_id`)} AS kit
-    FROM licence_keys k`;
+  SELECT lk.id, lk.kit_id, lk.user_id, lk.key_tail, lk.disabled_at IS NOT NULL AS disabled, lk.created_at,
+         ${entitlementStateSql(sql`lk.entitlement_id`)} AS entitlement,
+         (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = lk.id) AS activations,
+         ${kitNamesSql(sql`lk.kit_id`)} AS kit
+    FROM licence_keys lk`;
 
 const toOwnerLicence = (row: Row): OwnerLicence => ({
   id: row.id,
@@ -43,7 +43,7 @@ const toOwnerLicence = (row: Row): OwnerLicence => ({
 export async function licencesOf(db: Reader, userId: number, kitIds: number[]): Promise<OwnerLicence[]> {
   if (kitIds.length === 0) return [];
   const { rows } = await db.execute<Row>(
-    sql`${select} WHERE k.user_id = ${userId} AND k.kit_id = ANY(${sql.param(kitIds)}::int[]) ORDER BY k.kit_id`,
+    sql`${select} WHERE lk.user_id = ${userId} AND lk.kit_id = ANY(${sql.param(kitIds)}::int[]) ORDER BY lk.kit_id`,
   );
   return rows.map(toOwnerLicence);
 }
@@ -53,7 +53,7 @@ export async function findOwnerLicence(
   db: Reader,
   id: number,
 ): Promise<(OwnerLicence & { user_id: number }) | undefined> {
-  const { rows } = await db.execute<Row>(sql`${select} WHERE k.id = ${id}`);
+  const { rows } = await db.execute<Row>(sql`${select} WHERE lk.id = ${id}`);
   return rows[0] && { ...toOwnerLicence(rows[0]), user_id: rows[0].user_id };
 }
 

@@ -130,14 +130,14 @@ function toLicence(row: LicenceRow): FoundLicence {
 }
 
 const licenceSelect = (instanceId: string) => sql`
-  SELECT k.id, k.kit_id, k.disabled_at IS NOT NULL AS disabled, k.created_at,
-         ${entitlementStateSql(sql`k.entitlement_id`)} AS entitlement,
-         (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = k.id) AS activations,
-         ${kitNamesSql(sql`k.kit_id`)} AS kit,
-         ${contactSql(sql`k.user_id`)} AS customer,
+  SELECT lk.id, lk.kit_id, lk.disabled_at IS NOT NULL AS disabled, lk.created_at,
+         ${entitlementStateSql(sql`lk.entitlement_id`)} AS entitlement,
+         (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = lk.id) AS activations,
+         ${kitNamesSql(sql`lk.kit_id`)} AS kit,
+         ${contactSql(sql`lk.user_id`)} AS customer,
          a.public_id AS instance_id, a.name AS instance_name, a.created_at AS instance_created_at
-    FROM licence_keys k
-    LEFT JOIN licence_activations a ON a.licence_key_id = k.id AND a.public_id = ${instanceId}`;
+    FROM licence_keys lk
+    LEFT JOIN licence_activations a ON a.licence_key_id = lk.id AND a.public_id = ${instanceId}`;
 
 /**
  * The licence of a key as a client typed it, with the named instance if it is one of the key's.
@@ -145,7 +145,7 @@ const licenceSelect = (instanceId: string) => sql`
  */
 export async function findLicenceByKey(db: Reader, key: string, instanceId = ''): Promise<FoundLicence | null> {
   const { rows } = await db.execute<LicenceRow>(
-    sql`${licenceSelect(instanceId)} WHERE k.key_hash = ${hashLicenceKey(key)}`,
+    sql`${licenceSelect(instanceId)} WHERE lk.key_hash = ${hashLicenceKey(key)}`,
   );
   return rows[0] ? toLicence(rows[0]) : null;
 }
@@ -158,16 +158,26 @@ export async function activateLicence(
   db: Database,
   licence: Pick<FoundLicence, 'id' | 'activationLimit'>,
   name: string,
-): Promise<'limit' | { id: string; name: string; created_at: string }> {
+): Promise<
+  { refused: true; usage: number } | { refused: false; usage: number; instance: NonNullable<FoundLicence['instance']> }
+> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT id FROM licence_keys WHERE id = ${licence.id} FOR UPDATE`);
+    // The count is a statement of its own: one statement keeps the snapshot it had before the lock
+    // was granted, and would miss the activations committed while it waited.
+    await tx.execute(sql`SELECT lk.id FROM licence_keys lk WHERE lk.id = ${licence.id} FOR UPDATE`);
+    const { rows: counted } = await tx.execute<{ usage: number }>(sql`
+      SELECT count(*)::int AS usage FROM licence_activations WHERE licence_key_id = ${licence.id}`);
+    const usage = counted[0]?.usage ?? 0;
+    if (usage >= licence.activationLimit) return { refused: true, usage };
     const { rows } = await tx.execute<{ public_id: string; name: string; created_at: string | Date }>(sql`
       INSERT INTO licence_activations (public_id, licence_key_id, name)
-      SELECT ${randomUUID()}, ${licence.id}, ${name}
-       WHERE (SELECT count(*) FROM licence_activations WHERE licence_key_id = ${licence.id}) < ${licence.activationLimit}
-      RETURNING public_id, name, created_at`);
-    const row = rows[0];
-    return row ? { id: row.public_id, name: row.name, created_at: iso(row.created_at) } : 'limit';
+      VALUES (${randomUUID()}, ${licence.id}, ${name}) RETURNING public_id, name, created_at`);
+    const row = rows[0]!;
+    return {
+      refused: false,
+      usage: usage + 1,
+      instance: { id: row.public_id, name: row.name, created_at: iso(row.created_at) },
+    };
   });
 }
 
@@ -190,13 +200,13 @@ export async function findHolderLicence(
 ): Promise<HolderLicence | null> {
   const read = async () => {
     const { rows } = await db.execute<LicenceRow & { key_sealed: string; list: HolderLicence['activations'] | null }>(
-      sql`SELECT k.id, k.kit_id, k.disabled_at IS NOT NULL AS disabled, k.created_at, k.key_sealed,
-                 ${entitlementStateSql(sql`k.entitlement_id`)} AS entitlement,
-                 (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = k.id) AS activations,
+      sql`SELECT lk.id, lk.kit_id, lk.disabled_at IS NOT NULL AS disabled, lk.created_at, lk.key_sealed,
+                 ${entitlementStateSql(sql`lk.entitlement_id`)} AS entitlement,
+                 (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = lk.id) AS activations,
                  (SELECT json_agg(json_build_object('id', a.public_id, 'name', a.name, 'created_at', a.created_at)
                                   ORDER BY a.created_at DESC, a.id DESC)
-                    FROM licence_activations a WHERE a.licence_key_id = k.id) AS list
-            FROM licence_keys k WHERE k.user_id = ${userId} AND k.kit_id = ${kitId}`,
+                    FROM licence_activations a WHERE a.licence_key_id = lk.id) AS list
+            FROM licence_keys lk WHERE lk.user_id = ${userId} AND lk.kit_id = ${kitId}`,
     );
     return rows[0];
   };
@@ -232,8 +242,8 @@ export async function deactivateHolderInstance(
   instanceId: string,
 ): Promise<boolean> {
   const { rows } = await db.execute(sql`
-    DELETE FROM licence_activations a USING licence_keys k
-     WHERE a.licence_key_id = k.id AND k.user_id = ${userId} AND k.kit_id = ${kitId} AND a.public_id = ${instanceId}
+    DELETE FROM licence_activations a USING licence_keys lk
+     WHERE a.licence_key_id = lk.id AND lk.user_id = ${userId} AND lk.kit_id = ${kitId} AND a.public_id = ${instanceId}
     RETURNING a.id`);
   return rows.length > 0;
 }
