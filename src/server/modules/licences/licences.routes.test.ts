@@ -346,3 +346,36 @@ describe('rate limits', () => {
     expect(byAddress.headers['retry-after']).toBeDefined();
   });
 });
+
+describe('the demo kit’s verify-licence script', () => {
+  it('activates this machine on its first run and validates on the next; an unknown key exits 1', async () => {
+    const { execFile } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const script = path.resolve('content/kits/go-sveltekit-api/source/scripts/verify-licence.mjs');
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'verify-licence-'));
+    const run = (key: string) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [script, key],
+          { cwd, env: { ...process.env, KITSHOP_URL: address } },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout + stderr }),
+        );
+      });
+    try {
+      const { key, kit } = await paidBuyer();
+      const first = await run(key);
+      expect(first).toMatchObject({ code: 0, out: expect.stringContaining(`Licence OK: ${kit.title}`) });
+      expect(first.out).toContain('(1 of 3 machines)');
+      const second = await run(key);
+      expect(second).toMatchObject({ code: 0, out: expect.stringContaining('(1 of 3 machines)') });
+      const unknown = await run('AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG-HHHH');
+      expect(unknown).toMatchObject({ code: 1, out: expect.stringContaining('license_key not found.') });
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
