@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { OWNER_SHOP_URL } from '../../playwright.config.ts';
 import { createAccount, expect, loadCatalog, payAtSandboxCheckout, signInThroughForm, test } from './fixtures.ts';
 
@@ -12,11 +12,14 @@ test.use({ baseURL: `${OWNER_SHOP_URL}/`, database: 'owner' });
 
 const licenceApi = (verb: string) => `${OWNER_SHOP_URL}/api/v1/licenses/${verb}`;
 
-async function lookAt(page: Page, snap: (name: string) => Promise<void>, name: string) {
+/** The part of the screen at 1440 and at 390 px wide, for a person to look at (E2E_SCREENSHOTS=1). */
+async function lookAt(page: Page, part: Locator, name: string) {
+  if (process.env.E2E_SCREENSHOTS !== '1') return;
   const size = page.viewportSize()!;
-  await snap(name);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await snap(`${name}-390`);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await part.screenshot({ path: `test-screens/${name}-${width}.png` });
+  }
   await page.setViewportSize(size);
 }
 
@@ -56,7 +59,8 @@ test('a buyer copies the key from the item page, sees an activation made through
   await expect(card.getByRole('heading', { name: 'Activations (1 of 3)' })).toBeVisible();
   await expect(card.getByText('Build server')).toBeVisible();
   await expect(card.getByText('Active', { exact: true })).toBeVisible();
-  await lookAt(page, snap, 'licence-key-item');
+  await snap('licence-key-item');
+  await lookAt(page, card, 'licence-key-item');
   await card.getByRole('button', { name: 'Deactivate Build server' }).click();
   await expect(card.getByText('Not activated on any machine yet.')).toBeVisible();
   await expect(card.getByRole('heading', { name: 'Activations (0 of 3)' })).toBeVisible();
@@ -81,7 +85,7 @@ test('a buyer copies the key from the item page, sees an activation made through
   await expect(dialog).toBeHidden();
   await expect(row.getByText('disabled')).toBeVisible();
   await expect(row.getByRole('button', { name: `Enable ${kit.title} key` })).toBeVisible();
-  await lookAt(ownerPage, snap, 'licence-key-owner');
+  await lookAt(ownerPage, keys, 'licence-key-owner');
   await context.close();
 
   const refused = await request.post(licenceApi('validate'), { data: { license_key: key } });
