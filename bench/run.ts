@@ -7,7 +7,7 @@
  * `BENCH_ONLY=step,step` runs only those steps (and what they need), e.g. the webhook bursts alone,
  * through one instance and through nginx + two: `BENCH_ONLY=webhooks npm run bench` (or, built
  * already, `BENCH_ONLY=webhooks npx tsx bench/run.ts`). Steps: bundle, load, lighthouse, signin,
- * resets, webhooks, pay, github, downloads, owner, startup. Unset runs them all.
+ * resets, webhooks, pay, github, downloads, owner, licences, startup. Unset runs them all.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { analyseBundle, type BundleFigures } from './lib/bundle.ts';
 import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
 import { GITHUB_RUNS, measurePayToInvitation, startBenchGithub } from './lib/github.ts';
+import { measureLicenceValidation, VALIDATIONS } from './lib/licences.ts';
 import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
 import {
   BROWSER_ACCEPT_ENCODING,
@@ -82,6 +83,7 @@ const STEPS = [
   'github',
   'downloads',
   'owner',
+  'licences',
   'startup',
 ] as const;
 type Step = (typeof STEPS)[number];
@@ -437,6 +439,23 @@ async function downloadSection(server: Server, databaseUrl: string): Promise<voi
   }
 }
 
+async function licenceSection(server: Server, databaseUrl: string): Promise<void> {
+  section(`licence API: ${VALIDATIONS} validate calls at once, each its own licence and connection`);
+  const figure = `Licence validate, ${VALIDATIONS} concurrent, p99 [PG server]`;
+  try {
+    const f = await measureLicenceValidation(server.url, databaseUrl);
+    console.log(`  ${f.calls} calls: p50 ${fmt.ms(f.p50Ms)}, p99 ${fmt.ms(f.p99Ms)}, max ${fmt.ms(f.maxMs)}`);
+    rows.push({
+      figure,
+      target: '<= 50 ms',
+      measured: `${fmt.ms(f.p99Ms)} (p50 ${fmt.ms(f.p50Ms)}, ${f.calls} calls; rate limits off)${f.failures ? `, ${f.failures} failed` : ''}`,
+      ok: f.p99Ms <= 50 && f.failures === 0,
+    });
+  } catch (error) {
+    errorRow(figure, '<= 50 ms', error);
+  }
+}
+
 async function ownerSection(server: Server, databaseUrl: string): Promise<void> {
   section(
     `owner console: ${SEED.customers} customers and ${SEED.orders} orders seeded, ${OWNERS} owners calling at once`,
@@ -630,7 +649,7 @@ async function main(): Promise<void> {
 
   const hello = wants('load') ? await startHello() : undefined;
   if (wants('load', 'lighthouse')) await embeddedSections(catalog, hello?.url);
-  if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner'))
+  if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner', 'licences'))
     await pgServerSections(catalog, hello?.url);
   if (wants('webhooks')) await twoInstanceWebhookSection(catalog.dir);
   if (hello) await stopChild(hello.child);
@@ -730,6 +749,7 @@ async function pgServerSections(catalog: CatalogSource, helloUrl: string | undef
     if (wants('github')) await githubSection(server, databaseUrl, benchGithub.github);
     if (wants('downloads')) await downloadSection(server, databaseUrl);
     if (wants('owner')) await ownerSection(server, databaseUrl);
+    if (wants('licences')) await licenceSection(server, databaseUrl);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

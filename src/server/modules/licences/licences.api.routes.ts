@@ -74,7 +74,7 @@ export function registerLicenceApiRoutes(app: FastifyInstance, deps: { db: Datab
     const [byKey, byAddress, licence] = await Promise.all([
       limiter.count(`licence-key:${keyId}`, LICENCE_API_LIMIT),
       limiter.count(`licence-ip:${ipKey(request.ip)}`, LICENCE_API_LIMIT),
-      findLicenceByKey(db, key, instanceId),
+      findLicenceByKey(db.$client, key, instanceId),
     ]);
     const over = [byKey, byAddress].filter((c) => c.count > LICENCE_API_LIMIT.max);
     if (over.length > 0) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { fillPlaceholders, type SQLWrapper, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { HolderLicence } from '../../../common/schemas/licences.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box.ts';
@@ -129,7 +130,7 @@ function toLicence(row: LicenceRow): FoundLicence {
   };
 }
 
-const licenceSelect = (instanceId: string) => sql`
+const licenceSelect = (instanceId: SQLWrapper) => sql`
   SELECT lk.id, lk.kit_id, lk.disabled_at IS NOT NULL AS disabled, lk.created_at,
          ${entitlementStateSql(sql`lk.entitlement_id`)} AS entitlement,
          (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = lk.id) AS activations,
@@ -140,13 +141,27 @@ const licenceSelect = (instanceId: string) => sql`
     LEFT JOIN licence_activations a ON a.licence_key_id = lk.id AND a.public_id = ${instanceId}`;
 
 /**
+ * The key lookup as a named prepared statement, its text rendered once: the API's every call runs
+ * it, so PostgreSQL plans it once per connection and no SQL is built per call.
+ */
+const BY_KEY = new PgDialect().sqlToQuery(
+  sql`${licenceSelect(sql.placeholder('instance'))} WHERE lk.key_hash = ${sql.placeholder('hash')}`,
+);
+
+/**
  * The licence of a key as a client typed it, with the named instance if it is one of the key's.
  * Every key costs one hash and one indexed lookup, known or not.
  */
-export async function findLicenceByKey(db: Reader, key: string, instanceId = ''): Promise<FoundLicence | null> {
-  const { rows } = await db.execute<LicenceRow>(
-    sql`${licenceSelect(instanceId)} WHERE lk.key_hash = ${hashLicenceKey(key)}`,
-  );
+export async function findLicenceByKey(
+  pool: Database['$client'],
+  key: string,
+  instanceId = '',
+): Promise<FoundLicence | null> {
+  const { rows } = await pool.query<LicenceRow>({
+    name: 'licence-by-key',
+    text: BY_KEY.sql,
+    values: fillPlaceholders(BY_KEY.params, { instance: instanceId, hash: hashLicenceKey(key) }) as string[],
+  });
   return rows[0] ? toLicence(rows[0]) : null;
 }
 
