@@ -347,6 +347,25 @@ describe('rate limits', () => {
   });
 });
 
+describe('the account’s data export', () => {
+  it('lists each licence and its activations, never the key', async () => {
+    const { key, kit, client } = await paidBuyer();
+    await api('activate', { license_key: key, instance_name: 'Home desktop' });
+    const res = await client.post('/api/account/export', {});
+    expect(res.statusCode).toBe(200);
+    expect(res.json().licences).toEqual([
+      {
+        kit_id: kit.id,
+        title: kit.title,
+        issued_at: expect.any(String),
+        disabled_at: null,
+        activations: [{ name: 'Home desktop', activated_at: expect.any(String) }],
+      },
+    ]);
+    expect(res.body).not.toContain(key);
+  });
+});
+
 describe('the demo kit’s verify-licence script', () => {
   it('activates this machine on its first run and validates on the next; an unknown key exits 1', async () => {
     const { execFile } = await import('node:child_process');
