@@ -444,11 +444,14 @@ async function licenceSection(server: Server, databaseUrl: string): Promise<void
   const figure = `Licence validate, ${VALIDATIONS} concurrent, p99 [PG server]`;
   try {
     const f = await measureLicenceValidation(server.url, databaseUrl);
-    console.log(`  ${f.calls} calls: p50 ${fmt.ms(f.p50Ms)}, p99 ${fmt.ms(f.p99Ms)}, max ${fmt.ms(f.maxMs)}`);
+    console.log(
+      `  ${f.calls} calls: p50 ${fmt.ms(f.p50Ms)}, p99 ${fmt.ms(f.p99Ms)}, max ${fmt.ms(f.maxMs)}; ` +
+        `GET /healthz alike: p99 ${fmt.ms(f.healthP99Ms)}`,
+    );
     rows.push({
       figure,
       target: '<= 50 ms',
-      measured: `${fmt.ms(f.p99Ms)} (p50 ${fmt.ms(f.p50Ms)}, ${f.calls} calls; rate limits off)${f.failures ? `, ${f.failures} failed` : ''}`,
+      measured: `${fmt.ms(f.p99Ms)} (p50 ${fmt.ms(f.p50Ms)}, ${f.calls} calls, rate limits off; GET /healthz alike p99 ${fmt.ms(f.healthP99Ms)})${f.failures ? `, ${f.failures} failed` : ''}`,
       ok: f.p99Ms <= 50 && f.failures === 0,
     });
   } catch (error) {

@@ -7,7 +7,15 @@ import { hashLicenceKey, keyTail, newLicenceKey } from '../../src/server/modules
 export const VALIDATIONS = 200;
 const ROUNDS = 5;
 
-export type LicenceFigures = { p50Ms: number; p99Ms: number; maxMs: number; calls: number; failures: number };
+export type LicenceFigures = {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  calls: number;
+  failures: number;
+  /** The same rounds against `GET /healthz` (no database), measured between them: the machine's share. */
+  healthP99Ms: number;
+};
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -44,26 +52,29 @@ export async function measureLicenceValidation(baseUrl: string, databaseUrl: str
   }
 
   const url = new URL(`${baseUrl}/api/v1/licenses/validate`);
+  const health = new URL(`${baseUrl}/healthz`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: VALIDATIONS });
-  const validate = (key: string) =>
+  const validate = (key: string) => send(url, JSON.stringify({ license_key: key }), '"valid":true');
+  const send = (target: URL, body: string | null, expected: string) =>
     new Promise<{ ms: number; ok: boolean }>((resolve) => {
-      const body = JSON.stringify({ license_key: key });
       const started = performance.now();
       const request = http.request(
-        url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        target,
+        body === null
+          ? { method: 'GET', agent }
+          : { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
         (res) => {
           let text = '';
           res.on('data', (part) => {
             text += part;
           });
           res.on('end', () =>
-            resolve({ ms: performance.now() - started, ok: res.statusCode === 200 && text.includes('"valid":true') }),
+            resolve({ ms: performance.now() - started, ok: res.statusCode === 200 && text.includes(expected) }),
           );
         },
       );
       request.on('error', () => resolve({ ms: performance.now() - started, ok: false }));
-      request.end(body);
+      request.end(body ?? undefined);
     });
 
   try {
@@ -75,20 +86,24 @@ export async function measureLicenceValidation(baseUrl: string, databaseUrl: str
       console.log('  one at a time:', one.map((ms) => ms.toFixed(1)).join(' '));
     }
     const samples: number[] = [];
+    const healthSamples: number[] = [];
     let failures = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const result of await Promise.all(keys.map(validate))) {
         samples.push(result.ms);
         if (!result.ok) failures++;
       }
+      for (const result of await Promise.all(keys.map(() => send(health, null, 'ok')))) healthSamples.push(result.ms);
     }
     samples.sort((a, b) => a - b);
+    healthSamples.sort((a, b) => a - b);
     return {
       p50Ms: percentile(samples, 50),
       p99Ms: percentile(samples, 99),
       maxMs: samples[samples.length - 1]!,
       calls: samples.length,
       failures,
+      healthP99Ms: percentile(healthSamples, 99),
     };
   } finally {
     agent.destroy();
