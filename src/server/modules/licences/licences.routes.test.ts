@@ -310,6 +310,15 @@ describe('bad bodies', () => {
     }
   });
 
+  it('answer a body over 16 KB 413, and a body without a content type 400, each with `error`', async () => {
+    const big = await api('validate', { license_key: 'A'.repeat(20_000) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toEqual({ valid: false, error: 'The request body is too large.' });
+    const untyped = await t.app.inject({ method: 'POST', url: '/api/v1/licenses/activate', payload: 'license_key=x' });
+    expect(untyped.statusCode).toBe(400);
+    expect(untyped.json()).toEqual({ activated: false, error: 'Send JSON or form fields.' });
+  });
+
   it('name the field that is missing', async () => {
     const res = await api('activate', { license_key: 'AAAA' });
     expect(res.statusCode).toBe(400);
