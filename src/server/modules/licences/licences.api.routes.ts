@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/open.ts';
 import { ipKey, type Limit, type RateLimiter } from '../../http/rate-limit.ts';
-import { canonicalKey, isUsable } from './licence-key.ts';
-import { activateLicence, deactivateInstance, type FoundLicence, findLicenceByKey } from './licences.service.ts';
+import { canonicalKey, hashLicenceKey, isUsable } from './licence-key.ts';
+import { activateLicence, deactivateInstance, type FoundLicence, findLicenceByHash } from './licences.service.ts';
 
 /** Per key and per client address, as Lemon Squeezy limits its License API. */
 export const LICENCE_API_LIMIT: Limit = { max: 60, windowSeconds: 60 };
@@ -70,11 +69,11 @@ export function registerLicenceApiRoutes(app: FastifyInstance, deps: { db: Datab
   // Both counters and the lookup go out at once: a call costs one round trip's wait, and an unknown
   // key is counted and looked up exactly like a known one.
   async function lookUp(request: FastifyRequest, key: string, instanceId: string | undefined, flag: string) {
-    const keyId = createHash('sha256').update(canonicalKey(key)).digest('hex').slice(0, 32);
+    const keyHash = hashLicenceKey(key);
     const [byKey, byAddress, licence] = await Promise.all([
-      limiter.count(`licence-key:${keyId}`, LICENCE_API_LIMIT),
+      limiter.count(`licence-key:${keyHash.slice(0, 32)}`, LICENCE_API_LIMIT),
       limiter.count(`licence-ip:${ipKey(request.ip)}`, LICENCE_API_LIMIT),
-      findLicenceByKey(db.$client, key, instanceId),
+      findLicenceByHash(db.$client, keyHash, instanceId),
     ]);
     const over = [byKey, byAddress].filter((c) => c.count > LICENCE_API_LIMIT.max);
     if (over.length > 0) {

@@ -149,18 +149,18 @@ const BY_KEY = new PgDialect().sqlToQuery(
 );
 
 /**
- * The licence of a key as a client typed it, with the named instance if it is one of the key's.
- * Every key costs one hash and one indexed lookup, known or not.
+ * The licence of a key (by `hashLicenceKey` of it as the client typed it), with the named instance
+ * if it is one of the key's. Every key costs one indexed lookup, known or not.
  */
-export async function findLicenceByKey(
+export async function findLicenceByHash(
   pool: Database['$client'],
-  key: string,
+  keyHash: string,
   instanceId = '',
 ): Promise<FoundLicence | null> {
   const { rows } = await pool.query<LicenceRow>({
     name: 'licence-by-key',
     text: BY_KEY.sql,
-    values: fillPlaceholders(BY_KEY.params, { instance: instanceId, hash: hashLicenceKey(key) }) as string[],
+    values: fillPlaceholders(BY_KEY.params, { instance: instanceId, hash: keyHash }) as string[],
   });
   return rows[0] ? toLicence(rows[0]) : null;
 }
