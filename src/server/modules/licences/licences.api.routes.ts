@@ -98,11 +98,11 @@ export function registerLicenceApiRoutes(app: FastifyInstance, deps: { db: Datab
         request.log.error({ err: error }, 'licence API request failed');
         return reply.status(500).send({ [flag]: false, error: 'Something went wrong on our side.' });
       }
-      // Bodies the parsers refused (bad JSON, another content type): the client's mistake.
-      const tooLarge = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
-      return reply
-        .status(tooLarge ? 413 : 400)
-        .send({ [flag]: false, error: tooLarge ? 'The request body is too large.' : 'Send JSON or form fields.' });
+      // Bodies the parsers refused (bad JSON, another content type, too long): the client's mistake.
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return reply.status(413).send({ [flag]: false, error: 'The request body is too large.' });
+      const unreadable = error.code?.startsWith('FST_ERR_CTP') || !error.message;
+      return reply.status(400).send({ [flag]: false, error: unreadable ? UNREADABLE : error.message });
     },
   };
 
@@ -163,4 +163,5 @@ export function registerLicenceApiRoutes(app: FastifyInstance, deps: { db: Datab
   });
 }
 
+const UNREADABLE = 'Send JSON (application/json) or form fields (application/x-www-form-urlencoded).';
 const FLAGS: Record<string, string> = { activate: 'activated', validate: 'valid', deactivate: 'deactivated' };

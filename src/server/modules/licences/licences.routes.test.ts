@@ -316,7 +316,13 @@ describe('bad bodies', () => {
     expect(big.json()).toEqual({ valid: false, error: 'The request body is too large.' });
     const untyped = await t.app.inject({ method: 'POST', url: '/api/v1/licenses/activate', payload: 'license_key=x' });
     expect(untyped.statusCode).toBe(400);
-    expect(untyped.json()).toEqual({ activated: false, error: 'Send JSON or form fields.' });
+    expect(untyped.json()).toEqual({
+      activated: false,
+      error: 'Send JSON (application/json) or form fields (application/x-www-form-urlencoded).',
+    });
+    const broken = await api('validate', '{"license_key":');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ valid: false, error: 'The request body is not valid JSON.' });
   });
 
   it('name the field that is missing', async () => {
