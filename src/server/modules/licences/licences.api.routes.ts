@@ -10,7 +10,7 @@ export const LICENCE_API_LIMIT: Limit = { max: 60, windowSeconds: 60 };
 
 const text = (name: string, max: number) =>
   z
-    .string({ error: `${name} is required.` })
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required.` : `${name} must be text.`) })
     .trim()
     .min(1, `${name} is required.`)
     .max(max, `${name} is too long.`);

@@ -329,6 +329,8 @@ describe('bad bodies', () => {
     const res = await api('activate', { license_key: 'AAAA' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ activated: false, error: 'instance_name is required.' });
+    const typed = await api('validate', { license_key: 42 });
+    expect(typed.json()).toEqual({ valid: false, error: 'license_key must be text.' });
   });
 });
 
