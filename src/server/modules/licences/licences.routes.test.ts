@@ -40,7 +40,13 @@ function api(verb: string, body: unknown, options: { type?: string; ip?: string 
 
 describe('licence keys are issued with the licence', () => {
   it('at payment, in its transaction: the key row is there when the payment is, and the holder sees it', async () => {
-    const { user, key, kit } = await paidBuyer();
+    const kit = kits[0]!;
+    const { client, user } = await signedInClient(t.app, t.pool);
+    const cart = (await client.post('/api/cart', { products: [kit.id], checkout: true })).json();
+    expect((await sandboxPay(client, cart.order_id)).statusCode).toBe(200);
+    const atPayment = await t.pool.query('SELECT count(*)::int AS n FROM licence_keys WHERE user_id = $1', [user.id]);
+    expect(atPayment.rows[0].n).toBe(1);
+    const key = (await client.post(`/api/licences/${kit.sef_id}`, {})).json().key as string;
     const { rows } = await t.pool.query(
       'SELECT k.key_hash, k.key_sealed FROM licence_keys k JOIN entitlements e ON e.id = k.entitlement_id WHERE e.user_id = $1',
       [user.id],
