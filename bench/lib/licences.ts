@@ -80,11 +80,6 @@ export async function measureLicenceValidation(baseUrl: string, databaseUrl: str
   try {
     // Warm-up: the connections open and the server's code paths are compiled before the timing.
     await Promise.all(keys.map(validate));
-    if (process.env.BENCH_DEBUG) {
-      const one: number[] = [];
-      for (const key of keys.slice(0, 20)) one.push((await validate(key)).ms);
-      console.log('  one at a time:', one.map((ms) => ms.toFixed(1)).join(' '));
-    }
     const samples: number[] = [];
     const healthSamples: number[] = [];
     let failures = 0;
