@@ -7,7 +7,7 @@
  * `BENCH_ONLY=step,step` runs only those steps (and what they need), e.g. the webhook bursts alone,
  * through one instance and through nginx + two: `BENCH_ONLY=webhooks npm run bench` (or, built
  * already, `BENCH_ONLY=webhooks npx tsx bench/run.ts`). Steps: bundle, load, lighthouse, signin,
- * resets, webhooks, pay, github, downloads, owner, versions, startup. Unset runs them all.
+ * resets, webhooks, pay, github, downloads, owner, versions, licences, startup. Unset runs them all.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { type CatalogSource, prepareCatalog } from './lib/catalog.ts';
 import { ARCHIVE_BYTES, CONCURRENT, measureDownloads } from './lib/downloads.ts';
 import { GITHUB_RUNS, measurePayToInvitation, startBenchGithub } from './lib/github.ts';
 import { BUYERS, measureKitVersions } from './lib/kit-versions.ts';
+import { measureLicenceValidation, VALIDATIONS } from './lib/licences.ts';
 import { CATEGORIES, type Category, type LighthouseFigures, runLighthouse } from './lib/lighthouse.ts';
 import {
   BROWSER_ACCEPT_ENCODING,
@@ -84,6 +85,7 @@ const STEPS = [
   'downloads',
   'owner',
   'versions',
+  'licences',
   'startup',
 ] as const;
 type Step = (typeof STEPS)[number];
@@ -439,6 +441,26 @@ async function downloadSection(server: Server, databaseUrl: string): Promise<voi
   }
 }
 
+async function licenceSection(server: Server, databaseUrl: string): Promise<void> {
+  section(`licence API: ${VALIDATIONS} validate calls at once, each its own licence and connection`);
+  const figure = `Licence validate, ${VALIDATIONS} concurrent, p99 [PG server]`;
+  try {
+    const f = await measureLicenceValidation(server.url, databaseUrl);
+    console.log(
+      `  ${f.calls} calls: p50 ${fmt.ms(f.p50Ms)}, p99 ${fmt.ms(f.p99Ms)}, max ${fmt.ms(f.maxMs)}; ` +
+        `GET /healthz alike: p99 ${fmt.ms(f.healthP99Ms)}`,
+    );
+    rows.push({
+      figure,
+      target: '<= 50 ms',
+      measured: `${fmt.ms(f.p99Ms)} (p50 ${fmt.ms(f.p50Ms)}, ${f.calls} calls, rate limits off; GET /healthz alike p99 ${fmt.ms(f.healthP99Ms)})${f.failures ? `, ${f.failures} failed` : ''}`,
+      ok: f.p99Ms <= 50 && f.failures === 0,
+    });
+  } catch (error) {
+    errorRow(figure, '<= 50 ms', error);
+  }
+}
+
 async function ownerSection(server: Server, databaseUrl: string): Promise<void> {
   section(
     `owner console: ${SEED.customers} customers and ${SEED.orders} orders seeded, ${OWNERS} owners calling at once`,
@@ -654,7 +676,7 @@ async function main(): Promise<void> {
 
   const hello = wants('load') ? await startHello() : undefined;
   if (wants('load', 'lighthouse')) await embeddedSections(catalog, hello?.url);
-  if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner', 'versions'))
+  if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner', 'versions', 'licences'))
     await pgServerSections(catalog, hello?.url);
   if (wants('webhooks')) await twoInstanceWebhookSection(catalog.dir);
   if (hello) await stopChild(hello.child);
@@ -755,6 +777,7 @@ async function pgServerSections(catalog: CatalogSource, helloUrl: string | undef
     if (wants('downloads')) await downloadSection(server, databaseUrl);
     if (wants('owner')) await ownerSection(server, databaseUrl);
     if (wants('versions')) await versionsSection(server, databaseUrl);
+    if (wants('licences')) await licenceSection(server, databaseUrl);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

@@ -32,6 +32,9 @@ import { type ContentPages, loadShopContentPages } from './modules/content/pages
 import { registerSeoRoutes } from './modules/content/seo.routes.ts';
 import { registerGithubRoutes } from './modules/github/github.routes.ts';
 import { registerLibraryRoutes } from './modules/library/library.routes.ts';
+import { registerLicenceApiRoutes } from './modules/licences/licences.api.routes.ts';
+import { registerLicenceRoutes } from './modules/licences/licences.routes.ts';
+import { licenceKeyBox } from './modules/licences/licences.service.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
@@ -235,6 +238,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerContentPageRoutes(scope, contentPages);
       if (deps.google) registerGoogleRoutes(scope, forms, deps.google);
       registerLibraryRoutes(scope, { db, storage, githubWebUrl: deps.github && config.github?.webUrl });
+      const licenceBox = licenceKeyBox(deps.cookieSecret);
+      registerLicenceRoutes(scope, { db, box: licenceBox });
+      registerLicenceApiRoutes(scope, { db, limiter: forms.limiter });
       if (deps.github && config.github) registerGithubRoutes(scope, { db, config, ...deps.github });
       const payments = {
         db,
@@ -246,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           config.paymentProvider === 'paddle' ? config.paddle.webhookSecret! : sandboxWebhookSecret(deps.cookieSecret),
         saleRecipients: ownerAddressesSql(config),
         countPaymentEvent,
+        licenceBox,
       };
       registerOrderRoutes(scope, payments);
       // The sandbox pays and refunds through the very same webhook route a real payment uses.
@@ -264,6 +271,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         storage,
         mailQueued: forms.mailQueued,
         githubQueued: deps.github?.jobsQueued,
+        licenceBox,
         sandboxWebhook:
           config.paymentProvider === 'sandbox'
             ? { secret: payments.webhookSecret, deliver: deliverWebhook }

@@ -204,6 +204,16 @@ export async function startServer(
       log.info(`first start: imported ${report.created.length} kits from ${config.catalogDir}`);
       for (const line of await importDiscountsFile(db, config)) log.info(`first start: ${line}`);
     });
+    // Keys for the entitlements from before licence keys (none once done): beside the start, since
+    // a holder's page issues a missing key itself.
+    const keysIssued = appModule
+      .then(() => import('./modules/licences/licences.service.ts'))
+      .then(({ issueMissingLicenceKeys, licenceKeyBox }) =>
+        issueMissingLicenceKeys(db, licenceKeyBox(resolveSessionSecret(config))),
+      )
+      .then((issued) => issued > 0 && log.info(`licence keys issued for ${issued} earlier entitlements`))
+      .catch((error: unknown) => log.error({ err: error }, 'issuing missing licence keys failed'));
+    started.push(() => keysIssued);
     const catalog = createCatalog(db);
     const listener = listenForCatalogChanges(() => pool.connect(), catalog.invalidate, log);
     started.push(() => listener.close());

@@ -205,6 +205,10 @@ export const kitRepositoriesSql = (): SQL =>
 /** A kit's title, as an expression to embed in a caller's statement (the kit id column as argument). */
 export const kitTitleSql = (kitId: SQL): SQL => sql`(SELECT k.title FROM ${kits} k WHERE k.id = ${kitId})`;
 
+/** A kit's `{sef_id, title}` as JSON, to embed in a caller's statement (the kit id column as argument). */
+export const kitNamesSql = (kitId: SQL): SQL =>
+  sql`(SELECT json_build_object('sef_id', k.sef_id, 'title', k.title) FROM ${kits} k WHERE k.id = ${kitId})`;
+
 /**
  * A kit version's name ("1.4.0"), as an expression to embed in a caller's statement (the version id
  * column as argument), so a caller listing its rows that point at versions labels them in one query.

@@ -113,7 +113,7 @@ describe('kit_counts', () => {
     await expectCountsTrue();
     await t.pool.query('DELETE FROM users WHERE id = $1', [first]);
     await expectCountsTrue();
-    await t.pool.query('TRUNCATE entitlements');
+    await t.pool.query('TRUNCATE entitlements CASCADE'); // licence_keys refer to its rows
     expect((await expectCountsTrue()).every((r) => r.owners === 0)).toBe(true);
   });
 

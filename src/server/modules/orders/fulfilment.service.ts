@@ -17,10 +17,12 @@ import {
 } from '../../integrations/payments/events.ts';
 import { createBatchQueue } from '../../lib/batch-queue.ts';
 import { mailboxKey } from '../../lib/mailbox.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { allKits } from '../catalog/catalog.owner.service.ts';
 import { connectedGithubSql, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantSql, ownedKitIds, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
+import { issueLicenceKeys } from '../licences/licences.service.ts';
 import {
   type CodeBuyer,
   type LockedCode,
@@ -45,6 +47,8 @@ type Deps = {
   githubQueued?: () => void;
   /** The shop owners' addresses, told of each paid order ("New sale: ..."): a text[] expression. */
   saleRecipients?: SQL;
+  /** Seals the licence keys that paid kits get (each entitlement its key, in the grant's transaction). */
+  licenceBox?: SecretBox;
 };
 type Completed = ReceivedEvent & { event: PaymentCompleted };
 type Incoming = { received: Completed; payload: unknown };
@@ -240,6 +244,7 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     for (const sale of effects.sales) effects.mails.push(...owners.map((to) => ownerSaleMail(deps.config, to, sale)));
     // Buyers with a GitHub account connected get their kits' repositories (with the grants, or not at all).
     const githubBuyers = await writeEffects(tx, effects, Boolean(deps.config.github));
+    if (deps.licenceBox) await issueLicenceKeys(tx, deps.licenceBox, effects.grants);
     for (const userId of githubBuyers) githubJobs += await queueRepositoryAccessSync(tx, userId);
     for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId, deps.config);
     const results = new Map(effects.events.map((e) => [e.eventId, e.result.outcome]));

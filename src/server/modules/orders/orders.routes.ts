@@ -9,6 +9,7 @@ import { requireUser } from '../../http/session.ts';
 import { EventFormatError, readPaddleEvent } from '../../integrations/payments/events.ts';
 import { sandboxTransactionCompleted } from '../../integrations/payments/sandbox.ts';
 import { verifyPaddleSignature } from '../../integrations/payments/signature.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { createPaymentEventQueue } from './fulfilment.service.ts';
 import { checkOutCart, findBuyerOrder, priceCart } from './orders.service.ts';
@@ -25,6 +26,8 @@ export type OrdersDeps = {
   saleRecipients?: SQL;
   /** Told each webhook delivery's outcome (`rejected` for a bad signature or body), for the metrics. */
   countPaymentEvent?: (outcome: string) => void;
+  /** Seals the licence keys that paid kits get. */
+  licenceBox?: SecretBox;
 };
 
 export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {

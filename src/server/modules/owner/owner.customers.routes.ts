@@ -8,11 +8,13 @@ import {
 import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import type { MailContext } from '../../integrations/mail/templates.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { accountOf, listAccounts } from '../accounts/accounts.owner.service.ts';
 import { endAllSessions } from '../accounts/sessions.service.ts';
 import { allKits, kitById } from '../catalog/catalog.owner.service.ts';
 import { failedRepositoryJobs } from '../github/github.service.ts';
 import { changeCustomerGrant, downloadsOf, holdingsOf } from '../library/library.owner.service.ts';
+import { issueLicenceKeys } from '../licences/licences.service.ts';
 import { buyerTotals, ordersOfBuyer, paidLinesOf } from '../orders/orders.owner.service.ts';
 import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
@@ -42,6 +44,8 @@ export function registerCustomerRoutes(
     ownerOf: OwnerOf;
     mail: MailContext;
     mailQueued: () => void;
+    /** Seals the licence key a grant issues. */
+    licenceBox: SecretBox;
     /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
     githubQueued?: () => void;
   },
@@ -141,6 +145,7 @@ export function registerCustomerRoutes(
         { kind, customer: account, kit, note: input.note, by: owner.id },
         deps.mail,
       );
+      if (kind === 'grant') await issueLicenceKeys(tx, deps.licenceBox, [{ userId: id, kitId: kit.id }]);
       await recordActivity(tx, owner, {
         action: kind === 'grant' ? 'grant kit' : 'revoke kit',
         target: `customer ${id}`,

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { ownerSessionGate } from '../accounts/two-step.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import {
@@ -16,6 +17,7 @@ import { registerCustomerRoutes } from './owner.customers.routes.ts';
 import { registerDiscountRoutes } from './owner.discounts.routes.ts';
 import { registerKitVersionRoutes } from './owner.kit-versions.routes.ts';
 import { registerKitRoutes } from './owner.kits.routes.ts';
+import { registerOwnerLicenceRoutes } from './owner.licences.routes.ts';
 import { registerMessageRoutes } from './owner.messages.routes.ts';
 import { registerOwnerOrderRoutes } from './owner.orders.routes.ts';
 import { findOwner, type Owner } from './owner.service.ts';
@@ -33,6 +35,8 @@ export type OwnerDeps = {
   githubQueued?: () => void;
   /** The sandbox's signed webhook delivery (absent with Paddle), so its refunds take the real path. */
   sandboxWebhook?: SandboxWebhook;
+  /** Seals the licence keys that grants issue. */
+  licenceBox: SecretBox;
 };
 
 const owners = new WeakMap<FastifyRequest, Owner>();
@@ -73,6 +77,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
       scope.get('/me', async (request) => ownerOf(request));
 
       registerSummaryRoutes(scope, { db });
+      registerOwnerLicenceRoutes(scope, { db, ownerOf });
       registerOwnerOrderRoutes(scope, {
         db,
         mail: config,
@@ -87,6 +92,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         mail: config,
         mailQueued: deps.mailQueued,
         githubQueued: deps.githubQueued,
+        licenceBox: deps.licenceBox,
       });
       registerKitRoutes(scope, { db, ownerOf, catalogChanged: () => deps.catalog.invalidate() });
       registerKitVersionRoutes(scope, {

@@ -138,6 +138,7 @@ describe('POST /api/account/delete', () => {
     for (const table of [
       'sessions',
       'entitlements',
+      'licence_keys',
       'downloads',
       'email_tokens',
       'kit_grants',

@@ -17,6 +17,7 @@ import type { TwoStepDeps } from '../accounts/two-step.service.ts';
 import { githubExport } from '../github/github.privacy.service.ts';
 import { disconnectGithub } from '../github/github.service.ts';
 import { forgetLibraryUser, libraryExport, sweepOldDownloads } from '../library/library.privacy.service.ts';
+import { licenceExport } from '../licences/licences.privacy.service.ts';
 import {
   forgetSender,
   messagesExport,
@@ -37,9 +38,10 @@ export type PrivacyDeps = TwoStepDeps & { githubQueued?: () => void };
 /** Everything the shop holds about the account, as one JSON document (never a password or token). */
 export async function exportAccountData(deps: PrivacyDeps, userId: number, sessionToken: string | undefined) {
   const account = await accountExport(deps.db, userId, sessionToken);
-  const [orders, library, messages, github] = await Promise.all([
+  const [orders, library, licences, messages, github] = await Promise.all([
     ordersExport(deps.db, userId),
     libraryExport(deps.db, userId),
+    licenceExport(deps.db, userId),
     messagesExport(deps.db, account.profile.email),
     githubExport(deps.db, userId),
   ]);
@@ -52,6 +54,7 @@ export async function exportAccountData(deps: PrivacyDeps, userId: number, sessi
     kits_held_before: library.kits.filter((kit) => kit.revoked_at !== null),
     kit_grants: library.grants,
     downloads: library.downloads,
+    licences,
     github,
     contact_messages: messages.contact_messages,
     newsletter: messages.newsletter,

@@ -7,6 +7,7 @@ import {
   OWNER_STEP_UP_MESSAGE,
 } from '../../../common/schemas/account-security.ts';
 import type { DiscountCreate, OwnerDiscount } from '../../../common/schemas/discounts.ts';
+import type { OwnerLicence } from '../../../common/schemas/licences.ts';
 import type {
   GrantSchema,
   OwnerActivity,
@@ -194,4 +195,16 @@ export const useCreateDiscount = () =>
 export const useDiscountSwitch = () =>
   useAdminAction(({ code, active }: { code: string; active: boolean }) =>
     apiPost<OwnerDiscount>(`/api/admin/discounts/${encodeURIComponent(code)}`, { active }),
+  );
+
+export const useOrderLicences = (orderId: string) =>
+  useQuery({
+    queryKey: [ADMIN, 'order', orderId, 'licences'],
+    queryFn: () => apiGet<{ items: OwnerLicence[] }>(`/api/admin/orders/${encodeURIComponent(orderId)}/licences`),
+  });
+
+export type LicenceAction = 'disable' | 'enable' | 'reset-activations';
+export const useLicenceAction = () =>
+  useAdminAction(({ id, action }: { id: number; action: LicenceAction }) =>
+    apiPost<OwnerLicence>(`/api/admin/licences/${id}/${action}`),
   );

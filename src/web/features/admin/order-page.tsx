@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useOrder } from './admin-api.ts';
 import { recordId } from './format.ts';
+import { OrderLicences } from './order-licences.tsx';
 import { OrderFacts, OrderHistory, OrderLines, ResendDialog } from './order-parts.tsx';
 import { RefundDialog, type RefundStart } from './order-refund-dialog.tsx';
 import { PageHeader, QueryState } from './ui.tsx';
@@ -56,6 +57,7 @@ export default function OrderPage() {
           )}
           <OrderFacts order={data} />
           <OrderLines lines={data.lines} onRefundLine={refundable ? (kitId) => setRefundStart({ kitId }) : undefined} />
+          <OrderLicences orderId={data.id} />
           <OrderHistory order={data} />
           <RefundDialog
             order={data}

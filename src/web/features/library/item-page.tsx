@@ -14,6 +14,7 @@ import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useCurrentSection } from '../../lib/use-current-section.ts';
 import { CloneInstructions } from './github-access.tsx';
 import { KitChangelog } from './kit-changelog.tsx';
+import { LicenceKeySection } from './licence-key-section.tsx';
 import { LicenceText } from './licence-text.tsx';
 
 export const fetchItemDetail = (sefId: string) =>
@@ -222,6 +223,7 @@ export function ItemPage() {
           </aside>
           <div className="col-12 col-lg-9">
             {item.repository && <CloneInstructions repository={item.repository} sefId={sefId} />}
+            <LicenceKeySection sefId={sefId} />
             <HtmlContent html={item.setup} className="prose item-setup" />
             <KitChangelog sefId={sefId} />
             <LicenceSummary />
