@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PageQuerySchema } from '../../../common/schemas/owner.ts';
+import { SubscribersQuerySchema } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
 import { parseInput } from '../../http/errors.ts';
 import { today } from '../../lib/days.ts';
@@ -12,8 +12,12 @@ export function registerSubscriberRoutes(scope: FastifyInstance, deps: { db: Dat
   const subscribersCsv = subscribersCsvFile(db);
 
   scope.get('/subscribers', async (request) => {
-    const input = parseInput(PageQuerySchema, request.query);
-    const { total, rows } = await subscribersPage(db, { after: decodeCursor(input.cursor), limit: input.limit });
+    const input = parseInput(SubscribersQuerySchema, request.query);
+    const { total, rows } = await subscribersPage(db, {
+      query: input.query || undefined,
+      after: decodeCursor(input.cursor),
+      limit: input.limit,
+    });
     return {
       total,
       items: rows.map((r) => ({ email: r.email, subscribed_at: iso(r.subscribed_at)! })),

@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useMessages, useOrders, useSummary } from './admin-api.ts';
+import { useNewMessages, useOrders, useSummary } from './admin-api.ts';
 import {
   CardTable,
   countColumn,
@@ -101,10 +101,10 @@ export default function DashboardPage() {
   const { from, to } = rangeFromParams(params);
   const summary = useSummary(from, to);
   const latest = useOrders('', '');
-  const messages = useMessages('new');
+  const messages = useNewMessages(5);
   const data = summary.data;
   const latestOrders = latest.data?.pages[0]?.items.slice(0, 5) ?? [];
-  const newMessages = messages.data?.items.slice(0, 5) ?? [];
+  const newMessages = messages.data?.items ?? [];
 
   return (
     <>
