@@ -5,7 +5,7 @@ import { AppError, parseInput } from '../../http/errors.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { type MailContext, messageReplyMail } from '../../integrations/mail/templates.ts';
 import { findMessage, markAnswered, messagesPage } from '../messages/messages.owner.service.ts';
-import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
+import { decodeCursor, idParam, iso, type OwnerOf, pageOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 /** The contact form's messages and the owner's replies (inside the owner scope). */
@@ -21,12 +21,13 @@ export function registerMessageRoutes(
       status: input.status,
       query: input.query || undefined,
       after: decodeCursor(input.cursor),
-      limit: input.limit,
+      limit: input.limit + 1,
     });
+    const page = pageOf(rows, input.limit);
     return {
       total,
-      items: rows.map(({ cursor_at: _, ...m }) => ({ ...m, created_at: iso(m.created_at)! })),
-      next_cursor: nextCursor(rows, input.limit),
+      items: page.rows.map(({ cursor_at: _, ...m }) => ({ ...m, created_at: iso(m.created_at)! })),
+      next_cursor: page.next_cursor,
     };
   });
 
