@@ -13,7 +13,7 @@ import {
 import { count, dateTime, day, money, percent } from './format.ts';
 import { PRESETS, type PresetId, rangeFromParams } from './range.ts';
 import SalesChart from './sales-chart.tsx';
-import { EmptyState, PageHeader, QueryState, TableCard } from './ui.tsx';
+import { EmptyState, PageHeader, QueryState, ScrollBox, TableCard } from './ui.tsx';
 
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
@@ -135,7 +135,7 @@ export default function DashboardPage() {
               )}
               <details className="mt-3">
                 <summary>Sales by day as a table</summary>
-                <div className="table-responsive admin-scroll">
+                <ScrollBox label="Sales by day" className="table-responsive admin-scroll">
                   <DataTable
                     rows={data.by_day}
                     small
@@ -149,7 +149,7 @@ export default function DashboardPage() {
                       countColumn('Orders', 'orders'),
                     ]}
                   />
-                </div>
+                </ScrollBox>
               </details>
             </div>
           </section>
