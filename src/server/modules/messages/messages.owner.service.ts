@@ -20,9 +20,7 @@ function messageFilter(status: MessageStatus, query: string | undefined): SQL {
   ];
   if (query) {
     const pattern = containsPattern(query);
-    where.push(
-      sql`(name ILIKE ${pattern} OR email ILIKE ${pattern} OR message ILIKE ${pattern})`,
-    );
+    where.push(sql`(name ILIKE ${pattern} OR email ILIKE ${pattern} OR message ILIKE ${pattern})`);
   }
   return sql.join(where, sql` AND `);
 }

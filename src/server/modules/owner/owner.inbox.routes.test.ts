@@ -56,7 +56,12 @@ describe('messages in the console', () => {
 
   it('filters by status before paging: new ones, then answered ones', async () => {
     const fresh = await allPages('/api/admin/messages?status=new', 2);
-    expect(fresh.flatMap((p) => p.items.map((m) => m.name))).toEqual(['Sender 7', 'Sender 5', 'Grace Hopper', 'Sender 1']);
+    expect(fresh.flatMap((p) => p.items.map((m) => m.name))).toEqual([
+      'Sender 7',
+      'Sender 5',
+      'Grace Hopper',
+      'Sender 1',
+    ]);
     expect(fresh[0]!.total).toBe(4);
     const answered = (await owner.get('/api/admin/messages?status=answered')).json() as Listed;
     expect(answered.total).toBe(3);
@@ -65,8 +70,9 @@ describe('messages in the console', () => {
 
   it('searches name, e-mail and text on the server, without regard to case, pattern characters taken literally', async () => {
     const search = async (query: string, status = 'all') =>
-      ((await owner.get(`/api/admin/messages?status=${status}&query=${encodeURIComponent(query)}`)).json() as Listed)
-        .items.map((m) => m.name);
+      (
+        (await owner.get(`/api/admin/messages?status=${status}&query=${encodeURIComponent(query)}`)).json() as Listed
+      ).items.map((m) => m.name);
     expect(await search('grace')).toEqual(['Sender 5', 'Grace Hopper']);
     expect(await search('QUESTION NUMBER 2')).toEqual(['Sender 2']);
     expect(await search('100%')).toEqual(['Sender 6']);
