@@ -64,14 +64,13 @@ export function DataTable<T>({
               const className = classes(column.end && 'text-end', column.className);
               // The label a phone shows beside the value once the table is stacked (admin.scss).
               const label = column.header ?? '';
-              const content = <div className="admin-cell">{column.cell(row)}</div>;
               return column.rowHeader ? (
                 <th key={label} scope="row" className={className} data-label={label}>
-                  {content}
+                  <div className="admin-cell">{column.cell(row)}</div>
                 </th>
               ) : (
                 <td key={label} className={className} data-label={label}>
-                  {content}
+                  <div className="admin-cell">{column.cell(row)}</div>
                 </td>
               );
             })}
