@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode, useState } from 'react';
+import { type CSSProperties, Fragment, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useNewMessages, useOrders, useSummary } from './admin-api.ts';
 import {
@@ -15,12 +15,15 @@ import { PRESETS, type PresetId, rangeFromParams } from './range.ts';
 import SalesChart from './sales-chart.tsx';
 import { EmptyState, PageHeader, QueryState, ScrollBox, TableCard } from './ui.tsx';
 
-function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
+function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <div className="card admin-figure">
       <div className="card-body">
         <p className="admin-figure-label">{label}</p>
-        <p className="admin-figure-value">{value}</p>
+        {/* Its length sizes it to fit its card on one line (admin.scss). */}
+        <p className="admin-figure-value" style={{ '--chars': value.length } as CSSProperties}>
+          {value}
+        </p>
         {hint && <p className="admin-figure-hint">{hint}</p>}
       </div>
     </div>
