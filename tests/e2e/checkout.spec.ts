@@ -325,6 +325,8 @@ test.describe('success screen', () => {
     await expect(yourKits.getByRole('status')).toContainText(/preparing/i);
     for (const kit of bought) await expect(yourKits).toContainText(kit.title);
     await expect(yourKits.getByRole('link', { name: 'Download' })).toHaveCount(0);
+    const success = page.getByTestId('checkout-success');
+    await expect(success).toContainText('will appear in the User Panel within minutes');
     await snap('checkout-success-preparing');
 
     release();
@@ -337,6 +339,9 @@ test.describe('success screen', () => {
       );
     }
     await expect(yourKits.getByRole('status')).toHaveCount(0);
+    // Beside the Download buttons the page no longer promises that the kits come in minutes.
+    await expect(success).toContainText('Your purchases are in the User Panel, ready to download.');
+    await expect(success).not.toContainText(/within (a few )?minutes/);
     await snap('checkout-success');
     expect((await page.request.get(`/download/${bought[0]!.id}`)).status()).toBe(200);
   });
