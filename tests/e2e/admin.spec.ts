@@ -121,6 +121,7 @@ test.describe('the owner console', () => {
     await page.getByRole('button', { name: `Refund ${lose.title}` }).click();
     const dialog = page.getByRole('dialog', { name: /Refund order/ });
     await expect(dialog.getByLabel(`${lose.title}`, { exact: false })).toBeChecked();
+    await expect(dialog.getByLabel('Reason (required)')).toHaveAttribute('required', '');
     await dialog.getByLabel('Reason').fill('Bought the wrong kit');
     await snap('admin-refund-dialog');
     await dialog.getByRole('button', { name: `Refund $${lose.price.toFixed(2)}` }).click();

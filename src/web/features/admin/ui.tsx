@@ -72,7 +72,7 @@ export function Facts({ facts, wide }: { facts: [string, ReactNode, string?][]; 
 }
 
 /**
- * A dialog's text field with its label and the hint under it; `state` is the `useState` pair
+ * A dialog's text field with its label (saying so when it is required) and the hint under it; `state` is the `useState` pair
  * holding its text. By default an owner's note: two rows, 500 characters (RefundSchema, GrantSchema).
  */
 export function TextArea({
@@ -96,6 +96,7 @@ export function TextArea({
     <>
       <label htmlFor={id} className="form-label">
         {label}
+        {required && <span className="admin-required"> (required)</span>}
       </label>
       <textarea
         id={id}
