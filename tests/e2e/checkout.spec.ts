@@ -23,6 +23,15 @@ test.describe('cart', () => {
     const total = Math.round((a!.price + b!.price) * 100) / 100;
     await expect(page.getByTestId('cart-total')).toHaveText(usd(total));
     await expect(page.getByText(/taxes/i).first()).toBeVisible();
+    // Each line shows its kit's thumbnail, loaded; and every price in the cart reads "USD x.xx".
+    const thumbs = page.locator('main .cart-line-thumb');
+    await expect(thumbs).toHaveCount(2);
+    await expect
+      .poll(() => thumbs.evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
+    const cartText = await page.locator('main').innerText();
+    expect(cartText).not.toMatch(/\$\s?\d/);
+    expect(cartText.match(/\bUSD \d+\.\d{2}\b/g)?.length).toBeGreaterThanOrEqual(4);
     await snap('cart');
 
     await page
