@@ -397,8 +397,9 @@ test('console tables stack into "label: value" rows on a phone and are never cut
     await signInThroughForm(page, await ownerAccount(db));
     // The headline figures: each on one line inside its card, however wide the card.
     await page.goto('/admin?range=12m');
-    const figures = page.locator('.admin-figure-value');
-    await expect(figures).toHaveCount(7);
+    const figures = page.getByRole('region', { name: 'Figures for the range' }).locator('.admin-figure-value');
+    // A year's figures: the console's slowest read.
+    await expect(figures).toHaveCount(7, { timeout: 20_000 });
     for (const fit of await figures.evaluateAll((els) =>
       els.map((el) => ({
         text: el.textContent,
