@@ -8,9 +8,9 @@ import { LineNotes, LinePrice } from '../../components/line-price.tsx';
 import { BrowseKitsPrompt, LoadFailed, Loading } from '../../components/load-states.tsx';
 import { cartBreakdown, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
+import { appUrl } from '../../lib/initial-data.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearReturnPathIfAt } from '../../lib/return-path.ts';
-import { appUrl } from '../../lib/initial-data.ts';
 import { useCartLines } from './cart-api.ts';
 import { DiscountCodeForm } from './discount-code-form.tsx';
 
