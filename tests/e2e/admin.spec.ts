@@ -373,7 +373,11 @@ test.describe('the owner console', () => {
 const tableOverflows = (page: Page) =>
   page.locator('.admin-card .table-responsive').evaluateAll((boxes) => boxes.map((b) => b.scrollWidth - b.clientWidth));
 
-test('console tables stack into "label: value" rows on a phone and are never cut off @phone', async ({ page, db }) => {
+test('console tables stack into "label: value" rows on a phone and are never cut off @phone', async ({
+  page,
+  db,
+  snap,
+}) => {
   const mobile = page.viewportSize()!.width < 768;
   const stamp = randomBytes(4).toString('hex');
   const email = `a-rather-long-subscriber-address-${stamp}@example-company.com`;
@@ -436,6 +440,13 @@ test('console tables stack into "label: value" rows on a phone and are never cut
     await expect(page.getByRole('row').filter({ hasText: kit.title })).toBeVisible();
     expect((await tableOverflows(page)).every((overflow) => overflow === 0)).toBe(true);
     await expectNoSidewaysScroll(page);
+
+    // Messages: a search form, the status filter and cards, none wider than the screen.
+    await page.goto('/admin/messages?status=all');
+    await expect(page.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('article').first().or(page.getByText('No messages.'))).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await snap('admin-messages-list');
   } finally {
     await db.query('DELETE FROM subscribers WHERE email = $1', [email]);
     await db.query('DELETE FROM orders WHERE public_id = $1', [orderId]);
