@@ -378,6 +378,8 @@ test('console tables stack into "label: value" rows on a phone and are never cut
   db,
   snap,
 }) => {
+  // Six console screens in one journey.
+  test.setTimeout(60_000);
   const mobile = page.viewportSize()!.width < 768;
   const stamp = randomBytes(4).toString('hex');
   const email = `a-rather-long-subscriber-address-${stamp}@example-company.com`;
