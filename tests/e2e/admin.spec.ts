@@ -444,13 +444,18 @@ test('console tables stack into "label: value" rows on a phone and are never cut
     await expectNoSidewaysScroll(page);
 
     // Messages: a search form, the status filter and cards, none wider than the screen.
+    await db.query(
+      "INSERT INTO contact_messages (topic, name, email, message) VALUES ('Other', 'Cleo Customer', $1, 'Does the licence cover a second client project?')",
+      [email],
+    );
     await page.goto('/admin/messages?status=all');
     await expect(page.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('article').first().or(page.getByText('No messages.'))).toBeVisible();
+    await expect(page.getByRole('article').filter({ hasText: email })).toBeVisible();
     await expectNoSidewaysScroll(page);
     await snap('admin-messages-list');
   } finally {
     await db.query('DELETE FROM subscribers WHERE email = $1', [email]);
+    await db.query('DELETE FROM contact_messages WHERE email = $1', [email]);
     await db.query('DELETE FROM orders WHERE public_id = $1', [orderId]);
   }
 });
