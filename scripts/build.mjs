@@ -10,10 +10,27 @@ const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
+// Each step says what it starts and how long the one before took: the build takes a while on a
+// small machine, and Vite and tsc are quiet at this log level.
+const startedAt = Date.now();
+let stepAt = startedAt;
+const STEPS = 6;
+let stepNumber = 0;
+const step = (what) => {
+  const now = Date.now();
+  const took = stepNumber ? ` (previous step ${((now - stepAt) / 1000).toFixed(1)} s)` : '';
+  stepNumber += 1;
+  stepAt = now;
+  console.log(`build: [${stepNumber}/${STEPS}] ${what}${took}`);
+};
+
+step('web app (Vite) -> dist/web');
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(bin('vite'), ['build', '--logLevel', 'warn']);
 // The public screens' server renderer: the same components, built for Node.
+step('server renderer (Vite SSR) -> dist/ssr');
 run(bin('vite'), ['build', '--logLevel', 'warn', '--ssr', 'entry-server.tsx']);
+step('server (tsc) -> dist/node');
 run(bin('tsc'), ['-p', 'tsconfig.server.json']);
 // tsc emits only JavaScript: every other file of the server (SQL migrations, the sandbox page's
 // stylesheet and script) is copied beside it.
@@ -22,6 +39,7 @@ cpSync(path.join(root, 'src/server'), path.join(root, 'dist/node/server'), {
   filter: (source) => statSync(source).isDirectory() || !source.endsWith('.ts'),
 });
 // The server's entry, bundled in place (scripts/bundle-server.mjs).
+step('server entry bundle (esbuild)');
 await bundleServer({ entry: path.join(root, 'dist/node/server/main.js'), ownDir: path.join(root, 'dist/node') });
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|xml|map)$/;
@@ -36,6 +54,8 @@ function compressAll(dir) {
     }
   }
 }
+step('pre-compressed .br and .gz beside each asset');
 compressAll(path.join(root, 'dist/web'));
+step('build stamp');
 writeFileSync(path.join(root, 'dist/.build-stamp'), `${new Date().toISOString()}\n`);
-console.log('build: dist/web and dist/node are ready');
+console.log(`build: dist/web and dist/node are ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { componentName, renderedModules, SCREEN_PATTERNS, SCREENS, screenOf } from './screens.ts';
+import {
+  componentName,
+  matchesPattern,
+  OWNER_SCREEN_PATTERNS,
+  renderedModules,
+  SCREEN_PATTERNS,
+  SCREENS,
+  screenOf,
+} from './screens.ts';
 
 const webSource = (module: string) => readFileSync(path.resolve('src/web', module), 'utf8');
 
@@ -36,5 +44,25 @@ describe('the table of screens', () => {
 
   it('gives every screen a title or a head of its own', () => {
     expect(SCREEN_PATTERNS.filter((p) => !('title' in SCREENS[p]) && !('head' in SCREENS[p]))).toEqual([]);
+  });
+});
+
+describe('the owner console’s screens', () => {
+  it('match their own paths only, a trailing slash allowed, `:id` one segment', () => {
+    expect(matchesPattern('/admin', '/admin')).toBe(true);
+    expect(matchesPattern('/admin', '/admin/')).toBe(true);
+    expect(matchesPattern('/admin', '/admin/orders')).toBe(false);
+    expect(matchesPattern('/admin/orders/:id', '/admin/orders/ord_1')).toBe(true);
+    expect(matchesPattern('/admin/orders/:id', '/admin/orders/ord_1/x')).toBe(false);
+    expect(matchesPattern('/admin/orders/:id', '/admin/orders/')).toBe(false);
+  });
+
+  it('give every console path exactly one screen', () => {
+    for (const path of ['/admin', '/admin/orders', '/admin/orders/ord_x', '/admin/customers/12', '/admin/activity'])
+      expect(
+        OWNER_SCREEN_PATTERNS.filter((pattern) => matchesPattern(pattern, path)),
+        path,
+      ).toHaveLength(1);
+    expect(OWNER_SCREEN_PATTERNS.filter((pattern) => matchesPattern(pattern, '/admin/nothing'))).toEqual([]);
   });
 });

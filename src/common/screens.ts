@@ -184,3 +184,34 @@ export function renderedModules(pattern: ScreenPattern): readonly string[] | und
   if (screen.inEntry) return [];
   return screen.layout ? [screen.layout, screen.module] : [screen.module];
 }
+
+/**
+ * The owner console's screens (under /admin, one lazy chunk of their own; decision: buyers never load
+ * owner code). The console matches a path against these (`:id` is a record's id) and the e2e
+ * accessibility scan visits each, so a new screen is an entry here and its component in the console.
+ */
+export const OWNER_SCREENS = {
+  '/admin': { title: 'Dashboard' },
+  '/admin/orders': { title: 'Orders' },
+  '/admin/orders/:id': { title: 'Order' },
+  '/admin/customers': { title: 'Customers' },
+  '/admin/customers/:id': { title: 'Customer' },
+  '/admin/kits': { title: 'Kits' },
+  '/admin/kits/:sefId': { title: 'Kit' },
+  '/admin/discounts': { title: 'Discounts' },
+  '/admin/messages': { title: 'Messages' },
+  '/admin/subscribers': { title: 'Subscribers' },
+  '/admin/activity': { title: 'Activity' },
+} as const satisfies Record<string, { title: string }>;
+
+export type OwnerScreenPattern = keyof typeof OWNER_SCREENS;
+export const OWNER_SCREEN_PATTERNS = Object.keys(OWNER_SCREENS) as OwnerScreenPattern[];
+
+/** Whether a path (without the base path) is this console screen's: `:name` takes one segment. */
+export function matchesPattern(pattern: string, pathname: string): boolean {
+  const source = pattern
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`).test(pathname);
+}

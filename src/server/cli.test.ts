@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
-import { migrateDatabase, openPool } from './db/open.ts';
+import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
+import { recordServerOwnerEmails } from './modules/owner/owner.service.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -63,6 +64,30 @@ describe('owner commands while the store runs on the embedded database', () => {
     expect((await ownerCommand({ DATA_DIR: dataDir }, 'owner', 'list')).stdout).toMatch(/^No owners yet/);
   });
 
+  it('lists the OWNER_EMAILS the server started with, though its own environment has none', async () => {
+    const pool = openPool(store.url, { log: console, max: 1 });
+    try {
+      // What a server started with OWNER_EMAILS=Boss@Shop.test,ops@shop.test writes.
+      await recordServerOwnerEmails(openDatabase(pool), ['Boss@Shop.test', 'ops@shop.test']);
+      const listed = await ownerCommand({ DATA_DIR: dataDir, OWNER_EMAILS: '' }, 'owner', 'list');
+      expect(listed.code).toBe(0);
+      expect(listed.stdout.trim().split('\n')).toEqual([
+        expect.stringMatching(/^boss@shop\.test\s+OWNER_EMAILS\s+no verified account yet$/),
+        expect.stringMatching(/^ops@shop\.test\s+OWNER_EMAILS\s+no verified account yet$/),
+      ]);
+      // The next start without one of them: it is gone from the list.
+      await recordServerOwnerEmails(openDatabase(pool), ['boss@shop.test']);
+      const after = await ownerCommand({ DATA_DIR: dataDir, OWNER_EMAILS: '' }, 'owner', 'list');
+      expect(after.stdout).not.toContain('ops@shop.test');
+      await recordServerOwnerEmails(openDatabase(pool), []);
+      expect((await ownerCommand({ DATA_DIR: dataDir, OWNER_EMAILS: '' }, 'owner', 'list')).stdout).toMatch(
+        /^No owners yet/,
+      );
+    } finally {
+      await pool.end();
+    }
+  }, 60_000);
+
   it('creates, lists, pauses and resumes discount codes', async () => {
     const env = { DATA_DIR: dataDir };
     const created = await ownerCommand(env, 'discounts', 'create', 'Launch', '--percent', '25', '--max', '5', '--once');
@@ -75,6 +100,21 @@ describe('owner commands while the store runs on the embedded database', () => {
     expect((await ownerCommand(env, 'discounts', 'list')).stdout).toMatch(/^Launch\s+25% off\s+0\/5 used\s+paused/);
     expect((await ownerCommand(env, 'discounts', 'resume', 'LAUNCH')).stdout).toBe('Launch is active.\n');
     // Five commands, each a process of its own: a busy 2-core machine took past the default 20 s.
+  }, 60_000);
+
+  it('names a code’s kits in its list as --kits takes them, not by their ids', async () => {
+    const pool = openPool(store.url, { log: console, max: 1 });
+    try {
+      await pool.query(`INSERT INTO kits (sef_id, title, spot, features, price_cents, paddle_price_id, version, details,
+                                          setup_html, docs, position, content_hash)
+        VALUES ('go-api-kit', 'Go API Kit', 'x', '[]', 4900, 'pri_go', '1.0.0', '{}', '', '[]', 90, 'h')`);
+      const env = { DATA_DIR: dataDir };
+      const created = await ownerCommand(env, 'discounts', 'create', 'GoFast', '--amount', '5', '--kits', 'go-api-kit');
+      expect(created.stdout).toMatch(/^Created GoFast\s.*\skits go-api-kit(\s|$)/);
+      expect((await ownerCommand(env, 'discounts', 'list')).stdout).toMatch(/^GoFast\s.*\skits go-api-kit(\s|$)/m);
+    } finally {
+      await pool.end();
+    }
   }, 60_000);
 
   it('takes --starts and --ends as days in SHOP_TIME_ZONE and lists the last day a code works', async () => {

@@ -68,14 +68,17 @@ export function parseDiscountArgs(args: string[]): DiscountArgs | string {
   };
 }
 
-/** One code in a line; its dates are days in the shop's zone, the end the last day it works. */
-const describe = (d: ReturnType<typeof ownerDiscount>, timeZone: string) =>
+/**
+ * One code in a line; its dates are days in the shop's zone, the end the last day it works; its
+ * kits by the names `--kits` takes (`kitNames`: id -> sef_id).
+ */
+const describe = (d: ReturnType<typeof ownerDiscount>, timeZone: string, kitNames: Map<number, string>) =>
   [
     d.code.padEnd(16),
     (d.percent_off !== null ? `${d.percent_off}% off` : `USD ${d.amount_off?.toFixed(2)} off`).padEnd(16),
     `${d.redemptions}${d.max_redemptions !== null ? `/${d.max_redemptions}` : ''} used`.padEnd(12),
     (d.active ? 'active' : 'paused').padEnd(7),
-    d.kit_ids ? `kits ${d.kit_ids.join(',')}` : 'every kit',
+    d.kit_ids ? `kits ${d.kit_ids.map((id) => kitNames.get(id) ?? `#${id}`).join(',')}` : 'every kit',
     d.starts_at ? `from ${dayIn(d.starts_at, timeZone)}` : '',
     d.ends_at ? `until ${lastDayIn(d.ends_at, timeZone)}` : '',
     d.once_per_customer ? 'once per customer' : '',
@@ -86,10 +89,12 @@ const describe = (d: ReturnType<typeof ownerDiscount>, timeZone: string) =>
 /** Runs a parsed discounts command; a refused input prints its message and answers 1. */
 export async function runDiscounts(db: Database, config: Config, parsed: DiscountArgs): Promise<number> {
   try {
+    const kitNames = async () => new Map((await allKits(db)).map((k) => [k.id, k.sef_id]));
     if (parsed.sub === 'list') {
       const codes = (await listDiscounts(db)).map(ownerDiscount);
       if (codes.length === 0) console.log('No discount codes yet: npm run discounts -- create CODE --percent 20');
-      for (const d of codes) console.log(describe(d, config.shopTimeZone));
+      const names = await kitNames();
+      for (const d of codes) console.log(describe(d, config.shopTimeZone, names));
       return 0;
     }
     if (parsed.sub === 'pause' || parsed.sub === 'resume') {
@@ -124,7 +129,7 @@ export async function runDiscounts(db: Database, config: Config, parsed: Discoun
         timeZone: config.shopTimeZone,
       }),
     );
-    console.log(`Created ${describe(created, config.shopTimeZone)}`);
+    console.log(`Created ${describe(created, config.shopTimeZone, await kitNames())}`);
     return 0;
   } catch (error) {
     if (error instanceof AppError) {

@@ -12,6 +12,10 @@ afterAll(() => t.close());
 it('reads --customers and --orders, and refuses anything else', () => {
   expect(parseSeedArgs(['--customers', '10', '--orders', '20'])).toEqual({ customers: 10, orders: 20 });
   expect(parseSeedArgs([])).toEqual({ customers: 50_000, orders: 100_000 });
+  // As the README writes them: either option alone, and --name=value.
+  expect(parseSeedArgs(['--orders', '500'])).toEqual({ customers: 50_000, orders: 500 });
+  expect(parseSeedArgs(['--customers=30', '--orders=40'])).toEqual({ customers: 30, orders: 40 });
+  expect(parseSeedArgs(['--customers'])).toMatch(/bad option/);
   expect(parseSeedArgs(['--orders', '-1'])).toMatch(/bad option/);
   expect(parseSeedArgs(['--users', '5'])).toMatch(/bad option/);
 });

@@ -107,13 +107,21 @@ const literal = (values: string[]) => `ARRAY[${values.map((v) => `'${v.replace(/
 
 export type SeedOptions = { customers: number; orders: number; log?: (line: string) => void };
 
+/**
+ * `npm run seed` takes what the README says: `--customers N` and `--orders N` (or `--customers=N`),
+ * each optional, 50,000 customers and 100,000 orders by default.
+ */
 export function parseSeedArgs(args: string[]): SeedOptions | string {
   const options = { customers: 50_000, orders: 100_000 };
-  for (let i = 0; i < args.length; i += 2) {
-    const name = args[i]?.replace(/^--/, '');
-    const value = Number(args[i + 1]);
+  // `--name=value` reads as `--name value`.
+  const words = args.flatMap((arg) =>
+    /^--[a-z]+=/.test(arg) ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg],
+  );
+  for (let i = 0; i < words.length; i += 2) {
+    const name = words[i]?.replace(/^--/, '');
+    const value = Number(words[i + 1]);
     if ((name !== 'customers' && name !== 'orders') || !Number.isInteger(value) || value < 1 || value > 5_000_000)
-      return `Unknown or bad option ${args[i] ?? ''} ${args[i + 1] ?? ''}: use --customers N --orders N (1 to 5,000,000).`;
+      return `Unknown or bad option ${words[i] ?? ''} ${words[i + 1] ?? ''}: use --customers N --orders N (1 to 5,000,000; 50000 and 100000 when left out).`;
     options[name] = value;
   }
   return options;

@@ -27,6 +27,7 @@ import { loadBlog } from './modules/content/blog.service.ts';
 import { startGithubWorker } from './modules/github/github.jobs.ts';
 import { sweepOauthStates } from './modules/github/github.service.ts';
 import { foldKitOwnerChanges } from './modules/library/library.owner.service.ts';
+import { recordServerOwnerEmails } from './modules/owner/owner.service.ts';
 import { retentionChores } from './modules/privacy/privacy.service.ts';
 
 /** The server's logger; `destination` (default stdout) lets tests read what would be logged. */
@@ -194,6 +195,8 @@ export async function startServer(
     const pool = openPool(config.databaseUrl ?? embedded!.url, { log, min: POOL_KEPT_OPEN });
     started.push(() => pool.end());
     await migrateDatabase(pool);
+    // Where `npm run owner -- list` finds the OWNER_EMAILS this server reads.
+    await recordServerOwnerEmails(openDatabase(pool), config.ownerEmails);
     // Opened while the rest starts, kept open from then on (see POOL_KEPT_OPEN).
     const warming = warmPool(pool, POOL_KEPT_OPEN);
     warming.catch(() => {}); // a failure shows in the awaits below, and there it is thrown

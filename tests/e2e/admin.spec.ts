@@ -121,6 +121,7 @@ test.describe('the owner console', () => {
     await page.getByRole('button', { name: `Refund ${lose.title}` }).click();
     const dialog = page.getByRole('dialog', { name: /Refund order/ });
     await expect(dialog.getByLabel(`${lose.title}`, { exact: false })).toBeChecked();
+    await expect(dialog.getByLabel('Reason (required)')).toHaveAttribute('required', '');
     await dialog.getByLabel('Reason').fill('Bought the wrong kit');
     await snap('admin-refund-dialog');
     await dialog.getByRole('button', { name: `Refund $${lose.price.toFixed(2)}` }).click();
@@ -320,6 +321,12 @@ test.describe('the owner console', () => {
     await signInThroughForm(page, await ownerAccount(db));
     await page.goto('/admin/messages');
     await expect(page.getByRole('button', { name: 'New' })).toHaveAttribute('aria-pressed', 'true');
+    // The server searches (the list shows a page at a time): the sender's address finds their message.
+    await page.getByLabel('Search').fill(sender);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/query=sam-/);
+    await expect(page.getByText('1 message matches')).toBeVisible();
+    await expect(page.getByRole('article')).toHaveCount(1);
     const card = page.getByRole('article').filter({ hasText: sender });
     await expect(card).toContainText('Can I use the kit for two clients?');
     await snap('admin-messages');
@@ -360,6 +367,97 @@ test.describe('the owner console', () => {
     expect(csv.split(/\r?\n/)[0]).toBe('email,subscribed_at');
     expect(csv).toContain(email);
   });
+});
+
+/** Each table's sideways overflow inside its box (0 when nothing is cut off or scrolls). */
+const tableOverflows = (page: Page) =>
+  page.locator('.admin-card .table-responsive').evaluateAll((boxes) => boxes.map((b) => b.scrollWidth - b.clientWidth));
+
+test('console tables stack into "label: value" rows on a phone and are never cut off @phone', async ({
+  page,
+  db,
+  snap,
+}) => {
+  // Six console screens in one journey.
+  test.setTimeout(60_000);
+  const mobile = page.viewportSize()!.width < 768;
+  const stamp = randomBytes(4).toString('hex');
+  const email = `a-rather-long-subscriber-address-${stamp}@example-company.com`;
+  await db.query('INSERT INTO subscribers (email, token_hash) VALUES ($1, $2)', [
+    email,
+    randomBytes(32).toString('hex'),
+  ]);
+  const customer = await createAccount(db, { name: `Cleo Customer ${stamp}` });
+  const kit = (await db.query('SELECT id, title, price_cents FROM kits ORDER BY position LIMIT 1')).rows[0];
+  const orderId = `ord_stack${stamp}`;
+  const order = await db.query(
+    'INSERT INTO orders (public_id, user_id, total_cents, items_key) VALUES ($1, $2, $3, $4) RETURNING id',
+    [orderId, customer.id, kit.price_cents, String(kit.id)],
+  );
+  await db.query(
+    `INSERT INTO order_items (order_id, kit_id, title, price_cents, list_price_cents, paddle_price_id)
+     VALUES ($1, $2, $3, $4, $4, 'pri_stack')`,
+    [order.rows[0].id, kit.id, kit.title, kit.price_cents],
+  );
+  try {
+    await signInThroughForm(page, await ownerAccount(db));
+    // The headline figures: each on one line inside its card, however wide the card.
+    await page.goto('/admin?range=12m');
+    const figures = page.getByRole('region', { name: 'Figures for the range' }).locator('.admin-figure-value');
+    // A year's figures: the console's slowest read.
+    await expect(figures).toHaveCount(7, { timeout: 20_000 });
+    for (const fit of await figures.evaluateAll((els) =>
+      els.map((el) => ({
+        text: el.textContent,
+        fits: el.scrollWidth <= el.clientWidth,
+        lines: Math.round(el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight)),
+      })),
+    ))
+      expect(fit, fit.text ?? '').toMatchObject({ fits: true, lines: 1 });
+
+    await page.goto(`/admin/subscribers?query=${stamp}`);
+    const row = page.getByRole('row').filter({ hasText: email });
+    await expect(row).toBeVisible();
+    await expect(page.getByText('1 subscriber matches')).toBeVisible();
+    const cell = row.getByRole('cell').first();
+    // On a phone the headings row is hidden and each cell shows its column's name before its value.
+    expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).toBe(mobile ? '"E-mail"' : 'none');
+    // The headings stay for screen readers, in a box of a pixel on a phone.
+    const headings = await page.locator('.admin-table thead').boundingBox();
+    expect(headings!.height <= 1).toBe(mobile);
+    expect(await tableOverflows(page)).toEqual([0]);
+    await expectNoSidewaysScroll(page);
+
+    await page.goto(`/admin/orders?query=${orderId}`);
+    const orderRow = page.getByRole('row').filter({ hasText: orderId });
+    await expect(orderRow).toBeVisible();
+    const box = await orderRow.boundingBox();
+    // A row is one line of columns on a wide screen, a block of lines on a phone.
+    expect(box!.height).toBeGreaterThan(mobile ? 150 : 0);
+    expect(await tableOverflows(page)).toEqual([0]);
+    await expectNoSidewaysScroll(page);
+
+    await orderRow.getByRole('link', { name: orderId }).click();
+    await expect(page.getByRole('heading', { name: 'Lines' })).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: kit.title })).toBeVisible();
+    expect((await tableOverflows(page)).every((overflow) => overflow === 0)).toBe(true);
+    await expectNoSidewaysScroll(page);
+
+    // Messages: a search form, the status filter and cards, none wider than the screen.
+    await db.query(
+      "INSERT INTO contact_messages (topic, name, email, message) VALUES ('Other', 'Cleo Customer', $1, 'Does the licence cover a second client project?')",
+      [email],
+    );
+    await page.goto('/admin/messages?status=all');
+    await expect(page.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('article').filter({ hasText: email })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await snap('admin-messages-list');
+  } finally {
+    await db.query('DELETE FROM subscribers WHERE email = $1', [email]);
+    await db.query('DELETE FROM contact_messages WHERE email = $1', [email]);
+    await db.query('DELETE FROM orders WHERE public_id = $1', [orderId]);
+  }
 });
 
 test.describe('the console for anyone else', () => {

@@ -23,6 +23,15 @@ test.describe('cart', () => {
     const total = Math.round((a!.price + b!.price) * 100) / 100;
     await expect(page.getByTestId('cart-total')).toHaveText(usd(total));
     await expect(page.getByText(/taxes/i).first()).toBeVisible();
+    // Each line shows its kit's thumbnail, loaded; and every price in the cart reads "USD x.xx".
+    const thumbs = page.locator('main .cart-line-thumb');
+    await expect(thumbs).toHaveCount(2);
+    await expect
+      .poll(() => thumbs.evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
+    const cartText = await page.locator('main').innerText();
+    expect(cartText).not.toMatch(/\$\s?\d/);
+    expect(cartText.match(/\bUSD \d+\.\d{2}\b/g)?.length).toBeGreaterThanOrEqual(4);
     await snap('cart');
 
     await page
@@ -325,6 +334,8 @@ test.describe('success screen', () => {
     await expect(yourKits.getByRole('status')).toContainText(/preparing/i);
     for (const kit of bought) await expect(yourKits).toContainText(kit.title);
     await expect(yourKits.getByRole('link', { name: 'Download' })).toHaveCount(0);
+    const success = page.getByTestId('checkout-success');
+    await expect(success).toContainText('will appear in the User Panel within minutes');
     await snap('checkout-success-preparing');
 
     release();
@@ -337,6 +348,9 @@ test.describe('success screen', () => {
       );
     }
     await expect(yourKits.getByRole('status')).toHaveCount(0);
+    // Beside the Download buttons the page no longer promises that the kits come in minutes.
+    await expect(success).toContainText('Your purchases are in the User Panel, ready to download.');
+    await expect(success).not.toContainText(/within (a few )?minutes/);
     await snap('checkout-success');
     expect((await page.request.get(`/download/${bought[0]!.id}`)).status()).toBe(200);
   });

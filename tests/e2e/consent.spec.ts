@@ -111,6 +111,30 @@ test.describe('analytics consent (GA_MEASUREMENT_ID set)', () => {
     expect(await readDataLayer(page)).toContainEqual(['consent', 'update', { analytics_storage: 'denied' }]);
   });
 
+  test('with the bar shown, the footer’s newsletter Email can be scrolled into view above the bar and used @phone', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(bar(page)).toBeVisible();
+    const email = page.getByRole('contentinfo').getByLabel('Email');
+    // What is at the field's centre, as an outside tool sees it: the field, not the bar.
+    const atCentre = () =>
+      email.evaluate((field) => {
+        const box = field.getBoundingClientRect();
+        return document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) === field;
+      });
+    // The least scroll that shows the field (a person scrolling down to it, the browser moving to a
+    // focused field), and the end of the page.
+    for (const block of ['nearest', 'end'] as const) {
+      await email.evaluate((field, b) => field.scrollIntoView({ block: b, behavior: 'instant' }), block);
+      expect(await atCentre(), `scrolled into view (${block})`).toBe(true);
+    }
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
+    expect(await atCentre(), 'at the end of the page').toBe(true);
+    await email.fill('reader@example.com');
+    await expect(email).toHaveValue('reader@example.com');
+  });
+
   test('the keyboard reaches the bar first thing on the page', async ({ page }) => {
     await page.goto('/');
     await expect(bar(page)).toBeVisible();

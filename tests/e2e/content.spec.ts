@@ -35,6 +35,32 @@ test.describe('contact', () => {
     });
   }
 
+  test('the thank-you is announced (a live region there from the start) and scrolled into view @phone', async ({
+    page,
+    snap,
+  }) => {
+    await page.goto('/contact');
+    const main = page.locator('main');
+    // Present and empty before sending: a region added together with its text is often not read out.
+    const live = main.locator('[aria-live="polite"]');
+    await expect(live).toHaveCount(1);
+    await expect(live).toBeEmpty();
+    await main.getByLabel('Topic').selectOption('Other');
+    await main.getByLabel('Name').fill('Lin');
+    await main.getByLabel('Email').fill('lin@example.com');
+    await main.getByLabel('Message').fill('Is there a student discount?');
+    const send = main.getByRole('button', { name: 'Send Message' });
+    await send.scrollIntoViewIfNeeded();
+    await send.click();
+    await expect(live).toContainText("Thank you for reaching out! We'll get back to you shortly.");
+    const thanks = main.getByTestId('contact-success');
+    await expect(thanks).toBeInViewport({ ratio: 1 });
+    // Below the sticky header, not under it.
+    const header = await page.locator('header').first().boundingBox();
+    await expect.poll(async () => (await thanks.boundingBox())!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+    await snap('contact-confirmation');
+  });
+
   test.describe('when the message cannot be delivered', () => {
     test.use({ allowedConsoleErrors: [/status of 503/] });
     test('an error toast names the support e-mail and the form still resets', async ({ page }) => {

@@ -39,6 +39,22 @@ export async function keepScreenshot(page: Page, options: { path: string; fullPa
   if (SCREENSHOTS) await page.screenshot(options);
 }
 
+/** A pool on one shop's database, for a spec's `beforeAll` (tests use the `db` fixture); the caller ends it. */
+export function openDatabase(which: 'root' | 'shop' | 'owner'): pg.Pool {
+  const urls = { root: state().rootDatabaseUrl, shop: state().shopDatabaseUrl, owner: state().ownerDatabaseUrl };
+  return new pg.Pool({ connectionString: urls[which], max: 2 });
+}
+
+/** A session for a user, straight into the database: the cookie value that signs a browser in as them. */
+export async function createSession(db: pg.Pool, userId: number): Promise<{ name: string; value: string }> {
+  const token = randomBytes(32).toString('base64url');
+  await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [
+    hashSessionToken(token),
+    userId,
+  ]);
+  return { name: COOKIE_NAMES.session, value: token };
+}
+
 export const test = base.extend<Fixtures>({
   allowedConsoleErrors: [[], { option: true }],
   database: ['root', { option: true }],

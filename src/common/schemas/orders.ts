@@ -29,6 +29,8 @@ export const CartItemSchema = z.object({
   upgrade: z.object({ price: z.number(), reason: z.string() }).nullable().optional(),
   /** Set when a bundle in the same cart includes this kit: it is left out of the order. */
   included_in: z.string().nullable().optional(),
+  /** The kit's first screenshot at thumbnail size (a path under the base), null without screenshots. */
+  thumbnail_url: z.string().nullable().optional(),
 });
 /** A code applied to the cart: what it took off in all, in dollars. */
 export const CartDiscountSchema = z.object({

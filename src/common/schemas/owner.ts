@@ -37,8 +37,12 @@ export const OrdersQuerySchema = z.object({
 });
 export const CustomersQuerySchema = z.object({ query: Text, cursor: Cursor, limit: Limit(100, 25) });
 export const PageQuerySchema = z.object({ cursor: Cursor, limit: Limit(500, 50) });
+export const SubscribersQuerySchema = z.object({ query: Text, cursor: Cursor, limit: Limit(500, 50) });
 export const MessagesQuerySchema = z.object({
   status: z.preprocess((v) => (v === '' || v === undefined ? 'all' : v), z.enum(['new', 'answered', 'all'])),
+  query: Text,
+  cursor: Cursor,
+  limit: Limit(100, 25),
 });
 
 export const RefundSchema = z.object({
@@ -139,4 +143,6 @@ export type OwnerSummary = {
   top_kits: { id: number; sef_id: string; title: string; units: number; gross: number }[];
 };
 export type Page<T> = { items: T[]; next_cursor: string | null };
+/** A page of a list that also says how many records match in all. */
+export type CountedPage<T> = Page<T> & { total: number };
 export type OwnerActivity = { at: string; actor: string; action: string; target: string; detail: string };

@@ -8,7 +8,8 @@ import { clientConfig } from '../lib/initial-data.ts';
 /**
  * The analytics consent bar (only when GA_MEASUREMENT_ID is set): at the first visit and whenever
  * the footer's `Cookie Settings` reopens it. A bar along the bottom, not a wall: the page stays
- * usable, and the body gets the bar's height as bottom padding so nothing ends up under it. It sits
+ * usable: the body gets the bar's height as bottom padding and the page as scroll padding, so
+ * nothing ends up under it, not even what the browser scrolls to. It sits
  * first in the page's order, so the keyboard reaches it at once; opened from the footer it takes
  * the focus. Both answers are buttons of the same size and look.
  */
@@ -20,8 +21,13 @@ export function ConsentBanner() {
     const element = bar.current;
     if (state === 'closed' || !element) return;
     if (state === 'settings') element.querySelector('button')?.focus();
+    // The padding lets the page scroll past the bar; the scroll padding makes the browser's own
+    // scrolling (to a focused field, to an anchor, scrollIntoView) stop above the bar, not under it.
+    const root = document.documentElement;
     const pad = () => {
-      document.body.style.paddingBottom = `${element.offsetHeight}px`;
+      const height = `${element.offsetHeight}px`;
+      document.body.style.paddingBottom = height;
+      root.style.scrollPaddingBottom = height;
     };
     pad();
     const observer = new ResizeObserver(pad);
@@ -29,6 +35,7 @@ export function ConsentBanner() {
     return () => {
       observer.disconnect();
       document.body.style.paddingBottom = '';
+      root.style.scrollPaddingBottom = '';
     };
   }, [state]);
 

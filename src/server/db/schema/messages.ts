@@ -16,7 +16,13 @@ export const contactMessages = pgTable(
     /** When an owner replied from the console. */
     answeredAt: timestamptz('answered_at'),
   },
-  (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
+  (t) => [
+    index('contact_messages_created_at_idx').on(t.createdAt),
+    // The console's search (ILIKE '%text%') over each column it reads, so PostgreSQL can OR the three.
+    index('contact_messages_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('contact_messages_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('contact_messages_message_trgm_idx').using('gin', t.message.op('gin_trgm_ops')),
+  ],
 );
 
 /** Newsletter subscribers: one row per address (without regard to case); unsubscribing keeps the row. */
@@ -34,6 +40,7 @@ export const subscribers = pgTable(
     uniqueIndex('subscribers_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('subscribers_token_hash_key').on(t.tokenHash),
     index('subscribers_active_idx').on(t.subscribedAt, t.id).where(sql`${t.unsubscribedAt} IS NULL`),
+    index('subscribers_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 

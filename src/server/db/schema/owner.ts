@@ -10,6 +10,16 @@ export const owners = pgTable('owners', {
   addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The OWNER_EMAILS (lower case) that the server last started with, written at every start:
+ * `npm run owner -- list`, which may run with another environment than the server's, lists the
+ * owners the server itself reads.
+ */
+export const serverOwnerEmails = pgTable('server_owner_emails', {
+  email: text('email').primaryKey(),
+  recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Every owner action, written in the transaction of the change; never updated or deleted. */
 export const ownerActivity = pgTable(
   'owner_activity',

@@ -3,8 +3,11 @@ import { escapeHtml } from '../../lib/escape.ts';
 import type { OutgoingMail } from './mailer.ts';
 
 type Link = { label: string; url: string };
-/** `action` is the mail's button; `more` a second, plainer link below it. */
-type Parts = { heading: string; paragraphs: string[]; action?: Link; more?: Link; footer?: string };
+/**
+ * `action` is the mail's button; `more` a second, plainer link below it. A mail without `heading`
+ * starts with its first paragraph (an owner's reply that greets the reader itself).
+ */
+type Parts = { heading?: string; paragraphs: string[]; action?: Link; more?: Link; footer?: string };
 
 /** One mail layout (other template files use it too): an HTML part (inline styles, as mail clients need) and a plain-text part. */
 export function compose(
@@ -15,8 +18,7 @@ export function compose(
 ): OutgoingMail & { link?: string } {
   const footer = parts.footer ?? `Questions? Write to ${supportEmail}.`;
   const text = [
-    parts.heading,
-    '',
+    ...(parts.heading ? [parts.heading, ''] : []),
     ...parts.paragraphs.flatMap((p) => [p, '']),
     ...[parts.action, parts.more].flatMap((link) => (link ? [`${link.label}: ${link.url}`, ''] : [])),
     '--',
@@ -33,7 +35,7 @@ export function compose(
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
 <table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
 <tr><td><p style="font-weight:800;font-size:20px;margin:0 0 24px;color:#0f172a">${SITE_NAME}</p>
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(parts.heading)}</h1>
+${parts.heading ? `<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(parts.heading)}</h1>` : ''}
 ${parts.paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 14px">${escapeHtml(p)}</p>`).join('\n')}
 ${button}
 ${more}
@@ -191,6 +193,9 @@ export function ownerSaleMail(
 }
 
 /** An owner's answer to a contact message; replies go to the support address. */
+/** A reply that opens with a greeting of its own. */
+const GREETING = /^\s*(?:hi|hello|hey|hiya|dear|greetings|good (?:morning|afternoon|evening|day))\b/i;
+
 export function messageReplyMail(
   ctx: MailContext,
   message: { name: string; email: string; topic: string | null; message: string },
@@ -200,7 +205,8 @@ export function messageReplyMail(
     message.email,
     `Re: ${message.topic ?? 'your message'}`,
     {
-      heading: `Hi ${message.name},`,
+      // The owner's own greeting stands alone: no "Hi Mary," above "Hello Mary,".
+      heading: GREETING.test(body) ? undefined : `Hi ${message.name},`,
       paragraphs: [...body.split(/\n{2,}/), `You wrote: “${message.message.slice(0, 500)}”`],
       footer: `Reply to this mail or write to ${ctx.supportEmail}.`,
     },

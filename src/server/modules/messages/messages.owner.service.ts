@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { OwnerMessage } from '../../../common/schemas/owner.ts';
 import type { Database, Reader } from '../../db/open.ts';
+import { containsPattern } from '../../lib/search.ts';
 
 /** What the owner console reads and changes of messages and subscribers (only their own tables). */
 
@@ -10,14 +11,39 @@ type OwnerMessageRow = OwnerMessage;
 const MESSAGE_COLUMNS = sql`id, created_at, topic, name, email, message,
   CASE WHEN answered_at IS NULL THEN 'new' ELSE 'answered' END AS status`;
 
-/** Contact messages newest first (the latest 200). */
-export async function listMessages(db: Reader, status: MessageStatus): Promise<OwnerMessageRow[]> {
-  const where =
-    status === 'new' ? sql`answered_at IS NULL` : status === 'answered' ? sql`answered_at IS NOT NULL` : sql`true`;
-  const { rows } = await db.execute<OwnerMessageRow>(
-    sql`SELECT ${MESSAGE_COLUMNS} FROM contact_messages WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT 200`,
-  );
-  return rows;
+type Keyset = { at: string; id: number };
+
+/** Contact messages of a status whose sender, e-mail or text contains the search (each has a trigram index). */
+function messageFilter(status: MessageStatus, query: string | undefined): SQL {
+  const where: SQL[] = [
+    status === 'new' ? sql`answered_at IS NULL` : status === 'answered' ? sql`answered_at IS NOT NULL` : sql`true`,
+  ];
+  if (query) {
+    const pattern = containsPattern(query);
+    where.push(sql`(name ILIKE ${pattern} OR email ILIKE ${pattern} OR message ILIKE ${pattern})`);
+  }
+  return sql.join(where, sql` AND `);
+}
+
+/**
+ * Contact messages newest first, a page at a time by cursor (created_at, id of the last one seen),
+ * and how many match in all (the page's heading counts them).
+ */
+export async function messagesPage(
+  db: Reader,
+  options: { status: MessageStatus; query?: string; after?: Keyset; limit: number },
+) {
+  const where = messageFilter(options.status, options.query);
+  const after = options.after
+    ? sql`AND (created_at, id) < (${options.after.at}::timestamptz, ${options.after.id})`
+    : sql``;
+  const [page, total] = await Promise.all([
+    db.execute<OwnerMessageRow & { cursor_at: string }>(sql`
+      SELECT ${MESSAGE_COLUMNS}, created_at::text AS cursor_at FROM contact_messages WHERE ${where} ${after}
+       ORDER BY created_at DESC, id DESC LIMIT ${options.limit}`),
+    db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM contact_messages WHERE ${where}`),
+  ]);
+  return { total: total.rows[0]?.n ?? 0, rows: page.rows };
 }
 
 /** One message; with `lock`, locked for the caller's transaction. */
@@ -103,16 +129,22 @@ export function subscribersCsvFile(db: Database): () => Promise<string> {
   };
 }
 
-/** Active subscribers, oldest first, by cursor (subscribed_at, id of the last one seen). */
-export async function subscribersPage(db: Reader, options: { after?: { at: string; id: number }; limit: number }) {
+/**
+ * Active subscribers newest first, optionally those whose address contains the search, a page at a
+ * time by cursor (subscribed_at, id of the last one seen), and how many match in all.
+ */
+export async function subscribersPage(db: Reader, options: { query?: string; after?: Keyset; limit: number }) {
+  const where = options.query
+    ? sql`unsubscribed_at IS NULL AND email ILIKE ${containsPattern(options.query)}`
+    : sql`unsubscribed_at IS NULL`;
   const after = options.after
-    ? sql`AND (subscribed_at, id) > (${options.after.at}::timestamptz, ${options.after.id})`
+    ? sql`AND (subscribed_at, id) < (${options.after.at}::timestamptz, ${options.after.id})`
     : sql``;
   const [page, total] = await Promise.all([
     db.execute<{ id: number; email: string; subscribed_at: string; cursor_at: string }>(sql`
-      SELECT id, email, subscribed_at, subscribed_at::text AS cursor_at FROM subscribers WHERE unsubscribed_at IS NULL ${after}
-       ORDER BY subscribed_at, id LIMIT ${options.limit}`),
-    db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers WHERE unsubscribed_at IS NULL`),
+      SELECT id, email, subscribed_at, subscribed_at::text AS cursor_at FROM subscribers WHERE ${where} ${after}
+       ORDER BY subscribed_at DESC, id DESC LIMIT ${options.limit}`),
+    db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers WHERE ${where}`),
   ]);
   return { total: total.rows[0]?.n ?? 0, rows: page.rows };
 }

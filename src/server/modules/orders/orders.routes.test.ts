@@ -124,6 +124,8 @@ describe('POST /api/cart', () => {
       original_price: price,
       upgrade: null,
       included_in: null,
+      // The cart shows the kit's first screenshot at thumbnail size.
+      thumbnail_url: expect.stringMatching(/^media\/.+/),
     });
     expect(res.json()).toEqual({
       items: [line(kits[0]!, 'Alpha Kit', 49), line(kits[1]!, 'Beta Kit', 19.5)],

@@ -145,6 +145,7 @@ function cartAnswer(lines: PricedLine[], code: DiscountCode | null): Omit<CartRe
     original_price: centsToDollars(l.kit.priceCents),
     upgrade: l.upgradeReason ? { price: centsToDollars(l.baseCents), reason: l.upgradeReason } : null,
     included_in: l.includedIn,
+    thumbnail_url: l.kit.details.screenshots[0]?.thumbnail_url ?? null,
   }));
   const discountCents = totalCents(lines.map((l) => l.discountCents));
   return {

@@ -4,8 +4,8 @@ import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { type MailContext, messageReplyMail } from '../../integrations/mail/templates.ts';
-import { findMessage, listMessages, markAnswered } from '../messages/messages.owner.service.ts';
-import { idParam, iso, type OwnerOf } from './owner.params.ts';
+import { findMessage, markAnswered, messagesPage } from '../messages/messages.owner.service.ts';
+import { decodeCursor, idParam, iso, type OwnerOf, pageOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 /** The contact form's messages and the owner's replies (inside the owner scope). */
@@ -16,9 +16,19 @@ export function registerMessageRoutes(
   const { db, mail, ownerOf } = deps;
 
   scope.get('/messages', async (request) => {
-    const { status } = parseInput(MessagesQuerySchema, request.query);
-    const rows = await listMessages(db, status);
-    return { items: rows.map((m) => ({ ...m, created_at: iso(m.created_at)! })) };
+    const input = parseInput(MessagesQuerySchema, request.query);
+    const { total, rows } = await messagesPage(db, {
+      status: input.status,
+      query: input.query || undefined,
+      after: decodeCursor(input.cursor),
+      limit: input.limit + 1,
+    });
+    const page = pageOf(rows, input.limit);
+    return {
+      total,
+      items: page.rows.map(({ cursor_at: _, ...m }) => ({ ...m, created_at: iso(m.created_at)! })),
+      next_cursor: page.next_cursor,
+    };
   });
 
   scope.post('/messages/:id/reply', async (request) => {

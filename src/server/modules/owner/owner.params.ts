@@ -30,6 +30,16 @@ export const nextCursor = <T extends { cursor_at: string; id: number }>(rows: T[
   return rows.length === limit && last ? encodeCursor(last.cursor_at, last.id) : null;
 };
 
+/**
+ * A page from rows read with one more than its limit: the extra row only says that another page
+ * exists, so "Load more" never leads to an empty page.
+ */
+export const pageOf = <T extends { cursor_at: string; id: number }>(rows: T[], limit: number) => {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { rows: page, next_cursor: rows.length > limit && last ? encodeCursor(last.cursor_at, last.id) : null };
+};
+
 export const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
 export const idParam = (request: FastifyRequest, what: string) => {

@@ -625,7 +625,7 @@ describe('messages and subscribers', () => {
     expect((await owner.post(`/api/admin/messages/${message.id}/reply`, { body: '  ' })).statusCode).toBe(422);
   });
 
-  it('counts and pages subscribers and exports them as CSV safe for spreadsheets', async () => {
+  it('counts and pages subscribers (newest first) and exports them as CSV safe for spreadsheets', async () => {
     for (const email of ['first@example.com', '=cmd@example.com', 'third@example.com'])
       await t.pool.query("INSERT INTO subscribers (email, token_hash) VALUES ($1, md5($1 || 'x'))", [email]);
     await t.pool.query(
@@ -634,11 +634,11 @@ describe('messages and subscribers', () => {
     const page = (await owner.get('/api/admin/subscribers?limit=2')).json();
     expect(page.total).toBe(3);
     expect(page.items).toEqual([
-      { email: 'first@example.com', subscribed_at: expect.any(String) },
+      { email: 'third@example.com', subscribed_at: expect.any(String) },
       { email: '=cmd@example.com', subscribed_at: expect.any(String) },
     ]);
     const rest = (await owner.get(`/api/admin/subscribers?limit=2&cursor=${page.next_cursor}`)).json();
-    expect(rest.items.map((s: { email: string }) => s.email)).toEqual(['third@example.com']);
+    expect(rest.items.map((s: { email: string }) => s.email)).toEqual(['first@example.com']);
     expect(rest.next_cursor).toBeNull();
 
     const csv = await owner.get('/api/admin/subscribers.csv');

@@ -82,14 +82,32 @@ export async function removeOwner(db: Reader, email: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Every owner e-mail (the table's and OWNER_EMAILS'), with whether a verified account has it yet. */
+/**
+ * Writes the OWNER_EMAILS a starting server reads, for `npm run owner -- list` to show (that
+ * command's own environment may lack them). One statement, so a reader sees the old set or the new.
+ */
+export async function recordServerOwnerEmails(db: Reader, emails: readonly string[]): Promise<void> {
+  const list = [...new Set(emails.map(normalise))];
+  await db.execute(sql`WITH gone AS (DELETE FROM server_owner_emails WHERE NOT (email = ANY(${sql.param(list)}::text[])))
+    INSERT INTO server_owner_emails (email) SELECT unnest(${sql.param(list)}::text[])
+    ON CONFLICT (email) DO UPDATE SET recorded_at = now()`);
+}
+
+/**
+ * Every owner e-mail (the table's, and OWNER_EMAILS' as the server last started with them and as
+ * this process has them), with whether a verified account has it yet.
+ */
 export async function listOwners(db: Reader, config: Config) {
-  const stored = await storedOwnerEmails(db);
-  const all = [...new Set([...stored, ...config.ownerEmails])].sort();
+  const [stored, server] = await Promise.all([
+    storedOwnerEmails(db),
+    db.execute<{ email: string }>(sql`SELECT email FROM server_owner_emails`),
+  ]);
+  const configured = [...new Set([...config.ownerEmails, ...server.rows.map((r) => r.email)])];
+  const all = [...new Set([...stored, ...configured])].sort();
   const verified = new Set((await verifiedAccountsWithEmails(db, all)).map((a) => normalise(a.email)));
   return all.map((email) => ({
     email,
-    from: stored.includes(email) ? (config.ownerEmails.includes(email) ? 'both' : 'database') : 'OWNER_EMAILS',
+    from: stored.includes(email) ? (configured.includes(email) ? 'both' : 'database') : 'OWNER_EMAILS',
     active: verified.has(email),
   }));
 }

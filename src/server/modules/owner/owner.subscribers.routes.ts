@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { PageQuerySchema } from '../../../common/schemas/owner.ts';
+import { SubscribersQuerySchema } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
 import { parseInput } from '../../http/errors.ts';
 import { today } from '../../lib/days.ts';
 import { subscribersCsvFile, subscribersPage } from '../messages/messages.owner.service.ts';
-import { decodeCursor, iso, nextCursor } from './owner.params.ts';
+import { decodeCursor, iso, pageOf } from './owner.params.ts';
 
 /** The newsletter's subscribers, page by page and as a CSV download (inside the owner scope). */
 export function registerSubscriberRoutes(scope: FastifyInstance, deps: { db: Database }): void {
@@ -12,12 +12,17 @@ export function registerSubscriberRoutes(scope: FastifyInstance, deps: { db: Dat
   const subscribersCsv = subscribersCsvFile(db);
 
   scope.get('/subscribers', async (request) => {
-    const input = parseInput(PageQuerySchema, request.query);
-    const { total, rows } = await subscribersPage(db, { after: decodeCursor(input.cursor), limit: input.limit });
+    const input = parseInput(SubscribersQuerySchema, request.query);
+    const { total, rows } = await subscribersPage(db, {
+      query: input.query || undefined,
+      after: decodeCursor(input.cursor),
+      limit: input.limit + 1,
+    });
+    const page = pageOf(rows, input.limit);
     return {
       total,
-      items: rows.map((r) => ({ email: r.email, subscribed_at: iso(r.subscribed_at)! })),
-      next_cursor: nextCursor(rows, input.limit),
+      items: page.rows.map((r) => ({ email: r.email, subscribed_at: iso(r.subscribed_at)! })),
+      next_cursor: page.next_cursor,
     };
   });
 

@@ -11,7 +11,10 @@ import { errorMessage, verifyEmail } from './accounts-api.ts';
 
 const TOAST_MS = 5000;
 
-type Outcome = { state: 'loading' } | { state: 'success'; message: string } | { state: 'failed'; message: string };
+type Outcome =
+  | { state: 'loading' }
+  | { state: 'success'; message: string; signedIn: boolean }
+  | { state: 'failed'; message: string };
 
 const hasId = (user: VerifyEmailResponse['user']): user is { id: number; name: string } =>
   typeof (user as { id?: unknown }).id === 'number';
@@ -19,7 +22,7 @@ const hasId = (user: VerifyEmailResponse['user']): user is { id: number; name: s
 /**
  * The e-mail link's landing page: posts the link's own query to `{base}/email/verify` once (the
  * token is single-use, so React's development double effect must not send it twice) and shows the
- * outcome. A verified link signs the visitor in: they go to the stored return path or the cart.
+ * outcome (never both "you are now signed in" and "you can now sign in"). A verified link signs the visitor in: they go to the stored return path or the cart.
  * A sign-up pending activation (made from the checkout) counts as a stored return path: the buyer
  * goes back there, told that the address is verified; a failed link keeps that way back for the
  * sign-in it suggests.
@@ -45,7 +48,8 @@ export function VerifyEmailPage() {
           return;
         }
         const verified = message || 'Your email address has been verified.';
-        setOutcome({ state: 'success', message: verified });
+        const signedIn = Boolean(response.user && hasId(response.user));
+        setOutcome({ state: 'success', message: verified, signedIn });
         if (response.user && hasId(response.user)) {
           setCurrentUser({ ...response.user, name: response.user.name ?? '' });
           const pending = takePendingActivation();
@@ -71,9 +75,13 @@ export function VerifyEmailPage() {
       {outcome.state === 'success' && (
         <>
           <FormAlert variant="success" messages={[outcome.message]} testId="verify-success" />
-          <p className="mb-0">
-            You can now sign in using the <Link to="/login">login form</Link>.
-          </p>
+          {/* The spec's prompt to sign in, only to a visitor the link did not sign in (the server's
+              message already says so when it did). */}
+          {!outcome.signedIn && (
+            <p className="mb-0">
+              You can now sign in using the <Link to="/login">login form</Link>.
+            </p>
+          )}
         </>
       )}
     </AccountCard>

@@ -9,6 +9,7 @@ import {
 import type { DiscountCreate, OwnerDiscount } from '../../../common/schemas/discounts.ts';
 import type { OwnerLicence } from '../../../common/schemas/licences.ts';
 import type {
+  CountedPage,
   GrantSchema,
   OwnerActivity,
   OwnerCustomer,
@@ -59,7 +60,6 @@ export const useConsoleAccess = () =>
 export const signOutForStepUp = () => apiGetWithCsrf<{ ok: boolean }>('/api/exit');
 
 export type MessageFilter = 'new' | 'answered' | 'all';
-type Subscribers = Page<{ email: string; subscribed_at: string }> & { total: number };
 
 export const useSummary = (from: string, to: string) =>
   useQuery({
@@ -129,14 +129,25 @@ export const useCustomer = (id: string) =>
 export const useKits = () =>
   useQuery({ queryKey: [ADMIN, 'kits'], queryFn: () => apiGet<OwnerKit[]>('/api/admin/kits') });
 
-export const useMessages = (status: MessageFilter) =>
+/** Contact messages newest first, page by page, of a status and matching a search. */
+export const useMessages = (status: MessageFilter, query: string) =>
+  usePaged<CountedPage<OwnerMessage>>(
+    ['messages', status, query],
+    (cursor) => `/api/admin/messages${queryString({ status, query, cursor, limit: PAGE_SIZE })}`,
+  );
+
+/** The newest few messages waiting for an answer (the dashboard's card). */
+export const useNewMessages = (limit: number) =>
   useQuery({
-    queryKey: [ADMIN, 'messages', status],
-    queryFn: () => apiGet<{ items: OwnerMessage[] }>(`/api/admin/messages${queryString({ status })}`),
+    queryKey: [ADMIN, 'messages', 'new', limit],
+    queryFn: () => apiGet<CountedPage<OwnerMessage>>(`/api/admin/messages${queryString({ status: 'new', limit })}`),
   });
 
-export const useSubscribers = () =>
-  usePaged<Subscribers>(['subscribers'], (cursor) => `/api/admin/subscribers${queryString({ cursor })}`);
+export const useSubscribers = (query: string) =>
+  usePaged<CountedPage<{ email: string; subscribed_at: string }>>(
+    ['subscribers', query],
+    (cursor) => `/api/admin/subscribers${queryString({ query, cursor, limit: PAGE_SIZE })}`,
+  );
 
 export const useActivity = () =>
   usePaged<Page<OwnerActivity>>(['activity'], (cursor) => `/api/admin/activity${queryString({ cursor })}`);

@@ -1,6 +1,7 @@
 import './admin.scss';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import { matchesPattern, OWNER_SCREEN_PATTERNS, type OwnerScreenPattern } from '../../../common/screens.ts';
 import { setCurrentUser } from '../../app/session.ts';
 import { signOutForStepUp, useConsoleAccess } from './admin-api.ts';
 import { EmptyState, errorText, PageHeader, QueryState } from './ui.tsx';
@@ -48,27 +49,27 @@ function useNoIndex() {
 }
 
 /**
- * The screen for a path under /admin. The console matches its few paths itself: React Router's
- * <Routes> would add code to the chunk every buyer loads first (record screens read their id from
- * the path with recordId).
+ * The component of each console screen (the table in common/screens.ts). The console matches its
+ * few paths itself: React Router's <Routes> would add code to the chunk every buyer loads first
+ * (record screens read their id from the path with recordId).
  */
-const SCREENS: [RegExp, ComponentType][] = [
-  [/^\/?$/, DashboardPage],
-  [/^\/orders\/?$/, OrdersPage],
-  [/^\/orders\/[^/]+\/?$/, OrderPage],
-  [/^\/customers\/?$/, CustomersPage],
-  [/^\/customers\/[^/]+\/?$/, CustomerPage],
-  [/^\/kits\/?$/, KitsPage],
-  [/^\/kits\/[^/]+\/?$/, KitPage],
-  [/^\/discounts\/?$/, DiscountsPage],
-  [/^\/messages\/?$/, MessagesPage],
-  [/^\/subscribers\/?$/, SubscribersPage],
-  [/^\/activity\/?$/, ActivityPage],
-];
+const SCREENS: Record<OwnerScreenPattern, ComponentType> = {
+  '/admin': DashboardPage,
+  '/admin/orders': OrdersPage,
+  '/admin/orders/:id': OrderPage,
+  '/admin/customers': CustomersPage,
+  '/admin/customers/:id': CustomerPage,
+  '/admin/kits': KitsPage,
+  '/admin/kits/:sefId': KitPage,
+  '/admin/discounts': DiscountsPage,
+  '/admin/messages': MessagesPage,
+  '/admin/subscribers': SubscribersPage,
+  '/admin/activity': ActivityPage,
+};
 
 function screenFor(pathname: string): ComponentType {
-  const rest = pathname.replace(/^\/admin/, '');
-  return SCREENS.find(([pattern]) => pattern.test(rest))?.[1] ?? AdminNotFound;
+  const pattern = OWNER_SCREEN_PATTERNS.find((p) => matchesPattern(p, pathname));
+  return pattern ? SCREENS[pattern] : AdminNotFound;
 }
 
 function AdminNotFound() {

@@ -1,6 +1,6 @@
-import { Fragment, type ReactNode, useState } from 'react';
+import { type CSSProperties, Fragment, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useMessages, useOrders, useSummary } from './admin-api.ts';
+import { useNewMessages, useOrders, useSummary } from './admin-api.ts';
 import {
   CardTable,
   countColumn,
@@ -13,14 +13,17 @@ import {
 import { count, dateTime, day, money, percent } from './format.ts';
 import { PRESETS, type PresetId, rangeFromParams } from './range.ts';
 import SalesChart from './sales-chart.tsx';
-import { EmptyState, PageHeader, QueryState, TableCard } from './ui.tsx';
+import { EmptyState, PageHeader, QueryState, ScrollBox, TableCard } from './ui.tsx';
 
-function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
+function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <div className="card admin-figure">
       <div className="card-body">
         <p className="admin-figure-label">{label}</p>
-        <p className="admin-figure-value">{value}</p>
+        {/* Its length sizes it to fit its card on one line (admin.scss). */}
+        <p className="admin-figure-value" style={{ '--chars': value.length } as CSSProperties}>
+          {value}
+        </p>
         {hint && <p className="admin-figure-hint">{hint}</p>}
       </div>
     </div>
@@ -101,10 +104,10 @@ export default function DashboardPage() {
   const { from, to } = rangeFromParams(params);
   const summary = useSummary(from, to);
   const latest = useOrders('', '');
-  const messages = useMessages('new');
+  const messages = useNewMessages(5);
   const data = summary.data;
   const latestOrders = latest.data?.pages[0]?.items.slice(0, 5) ?? [];
-  const newMessages = messages.data?.items.slice(0, 5) ?? [];
+  const newMessages = messages.data?.items ?? [];
 
   return (
     <>
@@ -135,7 +138,7 @@ export default function DashboardPage() {
               )}
               <details className="mt-3">
                 <summary>Sales by day as a table</summary>
-                <div className="table-responsive admin-scroll">
+                <ScrollBox label="Sales by day" className="table-responsive admin-scroll">
                   <DataTable
                     rows={data.by_day}
                     small
@@ -149,7 +152,7 @@ export default function DashboardPage() {
                       countColumn('Orders', 'orders'),
                     ]}
                   />
-                </div>
+                </ScrollBox>
               </details>
             </div>
           </section>

@@ -29,7 +29,10 @@ export type TableProps<T> = {
 
 const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ') || undefined;
 
-/** The table every console list uses: headings from the columns, a row for each record. */
+/**
+ * The table every console list uses: headings from the columns, a row for each record. Below 768 px
+ * each row stacks into "label: value" lines (admin.scss), so no table is wider than a phone.
+ */
 export function DataTable<T>({
   rows,
   columns,
@@ -59,13 +62,15 @@ export function DataTable<T>({
           <tr key={rowKey(row)} className={rowClassName?.(row)}>
             {columns.map((column) => {
               const className = classes(column.end && 'text-end', column.className);
+              // The label a phone shows beside the value once the table is stacked (admin.scss).
+              const label = column.header ?? '';
               return column.rowHeader ? (
-                <th key={column.header ?? ''} scope="row" className={className}>
-                  {column.cell(row)}
+                <th key={label} scope="row" className={className} data-label={label}>
+                  <div className="admin-cell">{column.cell(row)}</div>
                 </th>
               ) : (
-                <td key={column.header ?? ''} className={className}>
-                  {column.cell(row)}
+                <td key={label} className={className} data-label={label}>
+                  <div className="admin-cell">{column.cell(row)}</div>
                 </td>
               );
             })}

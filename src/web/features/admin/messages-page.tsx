@@ -1,16 +1,28 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { OwnerMessage } from '../../../common/schemas/owner.ts';
 import { useToast } from '../../components/toasts.tsx';
 import { type MessageFilter, useMessages, useReply } from './admin-api.ts';
-import { dateTime } from './format.ts';
-import { ConfirmDialog, EmptyState, errorText, PageHeader, QueryState, TextArea } from './ui.tsx';
+import { count, dateTime } from './format.ts';
+import { SearchForm, useSetParam } from './search-form.tsx';
+import { ConfirmDialog, EmptyState, errorText, LoadMore, PageHeader, QueryState, TextArea } from './ui.tsx';
 
 const LABELS: Record<MessageFilter, string> = { new: 'New', answered: 'Answered', all: 'All' };
 const FILTERS = Object.keys(LABELS) as MessageFilter[];
 
+/** "3 messages", or with a search "3 messages match". */
+function totalText(total: number, searching: boolean) {
+  const noun = total === 1 ? 'message' : 'messages';
+  return searching ? `${noun} ${total === 1 ? 'matches' : 'match'}` : noun;
+}
+
 export default function MessagesPage() {
-  const [filter, setFilter] = useState<MessageFilter>('new');
-  const messages = useMessages(filter);
+  const [params] = useSearchParams();
+  const setParam = useSetParam();
+  const query = params.get('query') ?? '';
+  // New ones first: they wait for an answer (the address says `status=all` or `answered` otherwise).
+  const filter = FILTERS.find((f) => f === params.get('status')) ?? 'new';
+  const messages = useMessages(filter, query);
   const reply = useReply();
   const toast = useToast();
   const [target, setTarget] = useState<OwnerMessage | null>(null);
@@ -33,27 +45,41 @@ export default function MessagesPage() {
       },
     );
   };
-  const items = messages.data?.items ?? [];
+  const items = messages.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = messages.data?.pages[0]?.total;
 
   return (
     <>
       <PageHeader title="Messages" />
-      <fieldset className="btn-group mb-3" aria-label="Show">
-        {FILTERS.map((f) => (
-          <button
-            key={f}
-            type="button"
-            className={`btn btn-sm ${filter === f ? 'btn-primary' : 'btn-outline-primary'}`}
-            aria-pressed={filter === f}
-            onClick={() => setFilter(f)}
-          >
-            {LABELS[f]}
-          </button>
-        ))}
-      </fieldset>
+      <SearchForm placeholder="Name, e-mail or text">
+        <fieldset className="btn-group admin-status-filter" aria-label="Show">
+          {FILTERS.map((f) => (
+            <button
+              key={f}
+              type="button"
+              className={`btn ${filter === f ? 'btn-primary' : 'btn-outline-primary'}`}
+              aria-pressed={filter === f}
+              onClick={() => setParam('status', f === 'new' ? '' : f)}
+            >
+              {LABELS[f]}
+            </button>
+          ))}
+        </fieldset>
+      </SearchForm>
       <QueryState query={messages} label="messages" />
+      {total !== undefined && total > 0 && (
+        <p className="admin-total">
+          <strong>{count(total)}</strong> {totalText(total, query !== '')}
+        </p>
+      )}
       {messages.data && items.length === 0 && (
-        <EmptyState>{filter === 'new' ? 'No message is waiting for an answer.' : 'No messages.'}</EmptyState>
+        <EmptyState>
+          {query
+            ? 'No message matches this search.'
+            : filter === 'new'
+              ? 'No message is waiting for an answer.'
+              : 'No messages.'}
+        </EmptyState>
       )}
       <div className="admin-messages">
         {items.map((message) => (
@@ -86,6 +112,11 @@ export default function MessagesPage() {
           </article>
         ))}
       </div>
+      {items.length > 0 && (
+        <div className="mt-3">
+          <LoadMore query={messages} />
+        </div>
+      )}
       <ConfirmDialog
         show={target !== null}
         title={`Reply to ${target?.name ?? ''}`}

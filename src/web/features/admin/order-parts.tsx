@@ -15,11 +15,11 @@ const EVENT_COLUMNS: Column<Row<'events'>>[] = [
   timeColumn('When', 'at'),
   { header: 'Event', className: 'text-nowrap', cell: (event) => event.type },
   { header: 'Outcome', cell: (event) => event.outcome },
-  { header: 'Detail', className: 'small', cell: (event) => event.detail ?? '' },
+  { header: 'Detail', className: 'small text-break', cell: (event) => event.detail ?? '' },
 ];
 const MAIL_COLUMNS: Column<Row<'mails'>>[] = [
   timeColumn('When', 'at'),
-  { header: 'Subject', cell: (mail) => mail.subject },
+  { header: 'Subject', className: 'text-break', cell: (mail) => mail.subject },
   { header: 'Status', cell: (mail) => mail.status },
 ];
 
@@ -119,8 +119,9 @@ export function OrderLines({
 /** What the payment provider sent about the order, and the mails sent about it. */
 export function OrderHistory({ order }: { order: OwnerOrderDetail }) {
   return (
+    // One above the other at every width: side by side, their long details and subjects were cut off.
     <div className="row g-4">
-      <div className="col-12 col-xl-7">
+      <div className="col-12">
         <CardTable
           title="Payment events"
           rows={order.events}
@@ -130,7 +131,7 @@ export function OrderHistory({ order }: { order: OwnerOrderDetail }) {
           columns={EVENT_COLUMNS}
         />
       </div>
-      <div className="col-12 col-xl-5">
+      <div className="col-12">
         <CardTable
           title="Mails sent"
           rows={order.mails}

@@ -1,11 +1,16 @@
+import { useSearchParams } from 'react-router';
 import { SUBSCRIBERS_CSV_URL, useSubscribers } from './admin-api.ts';
 import { PagedTable, timeColumn } from './data-table.tsx';
 import { count } from './format.ts';
+import { SearchForm } from './search-form.tsx';
 import { PageHeader } from './ui.tsx';
 
 export default function SubscribersPage() {
-  const subscribers = useSubscribers();
+  const [params] = useSearchParams();
+  const query = params.get('query') ?? '';
+  const subscribers = useSubscribers(query);
   const total = subscribers.data?.pages[0]?.total;
+  const noun = total === 1 ? 'subscriber' : 'subscribers';
   return (
     <>
       <PageHeader title="Subscribers">
@@ -13,14 +18,17 @@ export default function SubscribersPage() {
           Export CSV
         </a>
       </PageHeader>
+      <SearchForm placeholder="E-mail address" />
       <PagedTable
         query={subscribers}
         label="subscribers"
-        empty="Nobody has subscribed yet."
+        empty={query ? 'No subscriber matches this search.' : 'Nobody has subscribed yet.'}
+        caption="Subscribers, newest first"
         before={
-          total !== undefined && (
+          total !== undefined &&
+          total > 0 && (
             <p className="admin-total">
-              <strong>{count(total)}</strong> {total === 1 ? 'subscriber' : 'subscribers'}
+              <strong>{count(total)}</strong> {query ? `${noun} ${total === 1 ? 'matches' : 'match'}` : noun}
             </p>
           )
         }

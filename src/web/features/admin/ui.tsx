@@ -1,7 +1,8 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, type ReactNode, useEffect, useRef } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { ApiError } from '../../lib/api.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
+import { watchScrollRegions } from '../../lib/scroll-regions.ts';
 import { messageForPeople } from '../../lib/server-message.ts';
 import { type OrderStatus, STATUS_LABELS, STATUS_VARIANTS } from './format.ts';
 
@@ -71,7 +72,7 @@ export function Facts({ facts, wide }: { facts: [string, ReactNode, string?][]; 
 }
 
 /**
- * A dialog's text field with its label and the hint under it; `state` is the `useState` pair
+ * A dialog's text field with its label (saying so when it is required) and the hint under it; `state` is the `useState` pair
  * holding its text. By default an owner's note: two rows, 500 characters (RefundSchema, GrantSchema).
  */
 export function TextArea({
@@ -95,6 +96,7 @@ export function TextArea({
     <>
       <label htmlFor={id} className="form-label">
         {label}
+        {required && <span className="admin-required"> (required)</span>}
       </label>
       <textarea
         id={id}
@@ -120,12 +122,35 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
   );
 }
 
-/** A card whose table scrolls sideways inside it on a narrow screen (never the page). */
-export function TableCard({ title, children, footer }: { title?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+/** A box that keyboard users can focus and scroll while it scrolls (lib/scroll-regions.ts). */
+export function useScrollRegion<T extends HTMLElement>(label: string) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (ref.current) return watchScrollRegions([[ref.current, label]]);
+  }, [label]);
+  return ref;
+}
+
+/** A box around content that may scroll, focusable while it does. */
+export function ScrollBox({ label, className, children }: { label: string; className: string; children: ReactNode }) {
+  const ref = useScrollRegion<HTMLDivElement>(label);
   return (
-    <section className="card admin-card" aria-label={typeof title === 'string' ? title : undefined}>
+    <div className={className} ref={ref}>
+      {children}
+    </div>
+  );
+}
+
+/** A card whose table scrolls sideways inside it when it must (never the page); phones stack its rows. */
+export function TableCard({ title, children, footer }: { title?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+  const label = typeof title === 'string' ? title : undefined;
+  const box = useScrollRegion<HTMLDivElement>(label ?? 'Table');
+  return (
+    <section className="card admin-card" aria-label={label}>
       {title && <h2 className="card-header h6 mb-0">{title}</h2>}
-      <div className="table-responsive">{children}</div>
+      <div className="table-responsive" ref={box}>
+        {children}
+      </div>
       {footer && <div className="card-footer">{footer}</div>}
     </section>
   );

@@ -8,6 +8,7 @@ import { LineNotes, LinePrice } from '../../components/line-price.tsx';
 import { BrowseKitsPrompt, LoadFailed, Loading } from '../../components/load-states.tsx';
 import { cartBreakdown, TAX_NOTE } from '../../lib/cart/totals.ts';
 import { cartStore, useCart } from '../../lib/cart/use-cart.ts';
+import { appUrl } from '../../lib/initial-data.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearReturnPathIfAt } from '../../lib/return-path.ts';
 import { useCartLines } from './cart-api.ts';
@@ -17,6 +18,11 @@ function Line({ item, onRemove }: { item: CartItem; onRemove: (id: number) => vo
   const titleId = `cart-line-${item.id}-title`;
   return (
     <li className="cart-line" data-testid="cart-line">
+      {item.thumbnail_url && (
+        // Beside its title, which says what it shows: decorative for a screen reader. Sized by its
+        // attributes (the thumbnail's 16:10), so nothing moves while it loads.
+        <img className="cart-line-thumb" src={appUrl(item.thumbnail_url)} alt="" width={128} height={80} />
+      )}
       <div className="cart-line-text">
         <h2 id={titleId} className="cart-line-title">
           {item.title}

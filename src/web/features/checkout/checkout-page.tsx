@@ -20,7 +20,7 @@ import { appUrl } from '../../lib/initial-data.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearPendingActivation, type PendingActivation, readPendingActivation } from '../../lib/pending-activation.ts';
 import { clearReturnPathIfAt, setReturnPath } from '../../lib/return-path.ts';
-import { OrderKits } from './order-kits.tsx';
+import { OrderKits, useOrderKits } from './order-kits.tsx';
 import { type OrderSnapshot, purchaseEventParams, readSnapshot, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
 import { openPaymentFrame } from './payments/index.ts';
 
@@ -209,6 +209,7 @@ function EmptyOrder() {
  * and below the spec's texts the order's kits, ready to download as soon as they are granted.
  */
 function ThankYou({ orderId }: { orderId: string }) {
+  const kits = useOrderKits(orderId);
   return (
     <MessageCard testId="checkout-success" className="checkout-success">
       <span className="icon-badge success-badge">
@@ -216,11 +217,16 @@ function ThankYou({ orderId }: { orderId: string }) {
       </span>
       <h1 className="checkout-success-title">Thank you! Your order is being processed.</h1>
       <p>A confirmation email is on its way to your inbox.</p>
-      <p>Your purchases will appear in the User Panel within a few minutes, ready to download.</p>
+      {/* Once the Download buttons are below, no promise of minutes beside them. */}
+      <p>
+        {kits.state === 'granted'
+          ? 'Your purchases are in the User Panel, ready to download.'
+          : 'Your purchases will appear in the User Panel within minutes, ready to download.'}
+      </p>
       <p className="text-body-secondary">
         No email after a few minutes? Please check your spam folder or contact our support at <SupportEmail />.
       </p>
-      <OrderKits orderId={orderId} />
+      <OrderKits kits={kits} />
       <div className="d-flex flex-wrap justify-content-center gap-2 mt-4">
         <Link to="/user-panel" className="btn btn-primary">
           Go to User Panel

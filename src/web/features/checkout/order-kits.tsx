@@ -25,7 +25,7 @@ export function orderKitLines(items: OrderResponse['items'], purchases: Purchase
  * include every kit of the order (the payment's webhook usually grants them within a second), for
  * at most 30 seconds.
  */
-function useOrderKits(orderId: string) {
+export function useOrderKits(orderId: string) {
   const [gaveUp, setGaveUp] = useState(false);
   useEffect(() => {
     const timer = window.setTimeout(() => setGaveUp(true), GRANT_WAIT_MS);
@@ -72,8 +72,8 @@ function KitLinks({ line, purchase }: { line: OrderKitLine; purchase: PurchaseIt
  * it is granted; meanwhile a note that they are being prepared. Nothing when the order cannot be
  * read (the spec's texts already point to the User Panel).
  */
-export function OrderKits({ orderId }: { orderId: string }) {
-  const { failed, lines, state } = useOrderKits(orderId);
+export function OrderKits({ kits }: { kits: ReturnType<typeof useOrderKits> }) {
+  const { failed, lines, state } = kits;
   if (failed) return null;
   return (
     <section className="order-kits" aria-labelledby="order-kits-title">

@@ -1,5 +1,5 @@
 import './contact-page.scss';
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Field, SelectField } from '../../components/field.tsx';
 import { Icon } from '../../components/icon.tsx';
@@ -41,6 +41,12 @@ function ContactForm() {
   const [values, setValues] = useState<ContactMessage>(EMPTY_CONTACT);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
+  const confirmation = useRef<HTMLDivElement>(null);
+
+  // On a phone the thank-you sits a screen above the button that was pressed: bring it into view.
+  useEffect(() => {
+    if (sent) confirmation.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [sent]);
 
   const change =
     (field: keyof ContactMessage) =>
@@ -69,11 +75,14 @@ function ContactForm() {
 
   return (
     <form className="contact-form" onSubmit={submit} aria-busy={busy}>
-      {sent && (
-        <div className="alert alert-success" role="alert" data-testid="contact-success">
-          {THANK_YOU}
-        </div>
-      )}
+      {/* A live region present from the start, so screen readers announce the thank-you when it fills. */}
+      <div ref={confirmation} className="contact-confirmation" aria-live="polite" aria-atomic="true">
+        {sent && (
+          <div className="alert alert-success" data-testid="contact-success">
+            {THANK_YOU}
+          </div>
+        )}
+      </div>
       <p className="form-text mt-0 mb-3">All fields are required.</p>
       <SelectField
         id="contact-topic"
