@@ -165,6 +165,8 @@ type LockedOrder = {
         paddlePriceId: string;
         /** An upgrade whose credited lines were refunded before this payment. */
         lapsed: boolean;
+        /** A licence tier beyond Solo: it adds seats to a kit the buyer may own already. */
+        licenceId: number | null;
       }[]
     | null;
   /** The order's kits the buyer owns already (another order paid for them meanwhile). */
@@ -284,7 +286,8 @@ async function storeAndLock(tx: Tx, unique: Incoming[], saleRecipients: SQL | un
              ${contactSql(sql`o.user_id`)} AS buyer,
              (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
                      'priceCents', i.price_cents, 'listPriceCents', i.list_price_cents, 'includes', i.includes,
-                     'paddlePriceId', i.paddle_price_id, 'lapsed', i.lapsed_at IS NOT NULL) ORDER BY i.id)
+                     'paddlePriceId', i.paddle_price_id, 'lapsed', i.lapsed_at IS NOT NULL,
+                     'licenceId', i.licence_id) ORDER BY i.id)
                 FROM order_items i WHERE i.order_id = o.id) AS items,
              ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned
         FROM orders o
@@ -368,7 +371,7 @@ function decide(
     ...order.owned,
     ...effects.grants.filter((g) => g.userId === order.user_id).map((g) => g.kitId),
   ]);
-  const paidTwice = items.filter((i) => owned.has(i.kitId));
+  const paidTwice = items.filter((i) => i.licenceId === null && owned.has(i.kitId));
   order.transaction_id = event.transactionId;
   if (waiting.has(event.transactionId)) effects.waitingFor.push(event.transactionId);
   if (items.length > 0 && paidTwice.length === items.length) {
