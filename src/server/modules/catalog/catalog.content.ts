@@ -80,7 +80,8 @@ export const KitFileSchema = z
   .refine(
     (kit) =>
       kit.upgrade_floor === undefined ||
-      ((kit.includes || kit.licenses) && kit.upgrade_floor <= Math.max(kit.price, ...(kit.licenses ?? []).map((l) => l.price))),
+      ((kit.includes || kit.licenses) &&
+        kit.upgrade_floor <= Math.max(kit.price, ...(kit.licenses ?? []).map((l) => l.price))),
     {
       message: 'only a bundle (with includes) or a kit with licenses has one, at most its price',
       path: ['upgrade_floor'],

@@ -127,7 +127,13 @@ async function readCart(deps: CartDeps, productIds: number[], user: { id: number
       ? undefined
       : kits.find((b) => b !== kit && !owned.has(b.id) && includesOf(b).some((i) => i.id === kit.id));
     const tier = licence || purchased ? undefined : tiers.find((t) => t.kit.id === kit.id && !ownedTiers.has(t.id));
-    const ownedHere = purchased ? [] : licence ? (owned.has(kit.id) ? [kit] : []) : includes.filter((i) => owned.has(i.id));
+    const ownedHere = purchased
+      ? []
+      : licence
+        ? owned.has(kit.id)
+          ? [kit]
+          : []
+        : includes.filter((i) => owned.has(i.id));
     let baseCents = product.priceCents;
     let upgradeReason: string | null = null;
     const { credited, credit } = creditOf(ownedHere);
