@@ -14,6 +14,7 @@ import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { useCurrentSection } from '../../lib/use-current-section.ts';
 import { CloneInstructions } from './github-access.tsx';
 import { LicenceText } from './licence-text.tsx';
+import { SeatsSection } from './seats-section.tsx';
 
 export const fetchItemDetail = (sefId: string) =>
   apiPost<ItemDetail>(`/api/item/${encodeURIComponent(sefId)}`, { details: true });
@@ -221,6 +222,7 @@ export function ItemPage() {
           </aside>
           <div className="col-12 col-lg-9">
             {item.repository && <CloneInstructions repository={item.repository} sefId={sefId} />}
+            <SeatsSection sefId={sefId} />
             <HtmlContent html={item.setup} className="prose item-setup" />
             <LicenceSummary />
           </div>
