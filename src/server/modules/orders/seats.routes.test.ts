@@ -18,7 +18,7 @@ let team: number;
 const secret = sandboxWebhookSecret('test-secret-test-secret-test-secret');
 
 beforeAll(async () => {
-  t = await createTestApp({ PUBLIC_URL: 'http://shop.test' });
+  t = await createTestApp({ PUBLIC_URL: 'http://shop.test', OWNER_EMAILS: 'boss@shop.test' });
   alpha = (await t.pool.query("SELECT id FROM kits WHERE sef_id = 'alpha-kit'")).rows[0].id;
   team = (await t.pool.query("SELECT id FROM kit_licences WHERE tier = 'team'")).rows[0].id;
 });
@@ -256,6 +256,44 @@ describe('team seats', () => {
       { email: pendingEmail, status: 'cancelled' },
     ]);
     expect((await buyer.get('/api/seats/alpha-kit')).json().team).toBeNull();
+  });
+
+  it("shows the owner console a Team purchase's seats on its order and customer pages; an owner frees a seat", async () => {
+    const { client: buyer, user, orderId } = await buyTeam();
+    const email = address('fred');
+    await buyer.post('/api/seats/alpha-kit/invite', { email });
+    const fred = await signedInClient(t.app, t.pool, { email, name: 'Fred' });
+    await fred.client.post(`/api/seat-invitations/${await invitationToken(email)}/accept`, {});
+    const pendingEmail = address('gail');
+    await buyer.post('/api/seats/alpha-kit/invite', { email: pendingEmail });
+
+    const { client: owner } = await signedInClient(t.app, t.pool, { email: 'boss@shop.test' });
+    const order = (await owner.get(`/api/admin/orders/${orderId}`)).json();
+    expect(order.teams).toEqual([
+      {
+        order_id: orderId,
+        title: 'Alpha Kit (Team, 3 developers)',
+        seats: 3,
+        used: 3,
+        members: [
+          expect.objectContaining({ status: 'active', name: 'Fred', email }),
+          expect.objectContaining({ status: 'pending', name: null, email: pendingEmail }),
+        ],
+      },
+    ]);
+    const customer = (await owner.get(`/api/admin/customers/${user.id}`)).json();
+    expect(customer.teams).toEqual(order.teams);
+    // Buyers may not use the owner's call.
+    const seatId = order.teams[0].members[0].id;
+    expect((await buyer.post(`/api/admin/seats/${seatId}/free`, {})).statusCode).toBe(403);
+
+    const freed = (await owner.post(`/api/admin/seats/${seatId}/free`, {})).json();
+    expect(freed.teams[0]).toMatchObject({ used: 2, members: [{ email: pendingEmail }] });
+    expect(await ownsAlpha(fred.client)).toBe(false);
+    const activity = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
+    expect(activity).toMatchObject({ action: 'free seat', target: `order ${orderId}`, detail: `member ${email}` });
+    expect((await owner.post(`/api/admin/seats/${seatId}/free`, {})).statusCode).toBe(409);
+    expect((await owner.post('/api/admin/seats/999999/free', {})).statusCode).toBe(404);
   });
 
   it('answers a made-up or malformed invitation link 404', async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { OwnerTeam } from '../../../common/schemas/owner.ts';
 import type { Seat, SeatsResponse } from '../../../common/schemas/seats.ts';
 import type { Database } from '../../db/open.ts';
 import { orderItems, orders, teamSeats } from '../../db/schema/orders.ts';
@@ -370,10 +371,33 @@ export async function freeSeat(tx: Tx, seatId: number): Promise<{ seat: SeatRow;
   return { seat, orderId: line.orderId, jobs: await endSeat(tx, seat, line.kitId) };
 }
 
-/** The open seats of these order lines, for the owner console's order and customer pages. */
-export async function seatsOfLines(db: Db, itemIds: number[]) {
-  const open = await openSeats(db, itemIds);
-  return open.map((row) => ({ order_item_id: row.seat.orderItemId, ...seatAnswer(row) }));
+/**
+ * A buyer's Team lines (or those of one order) that still give seats, each with its open seats:
+ * the owner console's customer and order pages.
+ */
+export async function teamsOf(db: Db, which: { buyerId: number } | { orderPublicId: string }): Promise<OwnerTeam[]> {
+  const lines = await db
+    .select({ id: orderItems.id, orderId: orders.publicId, title: orderItems.title, seats: orderItems.seats })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(
+      and(liveLine, 'buyerId' in which ? eq(orders.userId, which.buyerId) : eq(orders.publicId, which.orderPublicId)),
+    )
+    .orderBy(orderItems.id);
+  const open = await openSeats(
+    db,
+    lines.map((l) => l.id),
+  );
+  return lines.map((line) => {
+    const members = open.filter((row) => row.seat.orderItemId === line.id).map(seatAnswer);
+    return {
+      order_id: line.orderId,
+      title: line.title,
+      seats: line.seats,
+      used: 1 + members.length,
+      members: members.map((m) => ({ ...m, id: m.id!, status: m.status === 'active' ? 'active' : 'pending' })),
+    };
+  });
 }
 
 /**

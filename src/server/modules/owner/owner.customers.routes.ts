@@ -14,6 +14,7 @@ import { allKits, kitById } from '../catalog/catalog.owner.service.ts';
 import { failedRepositoryJobs } from '../github/github.service.ts';
 import { changeCustomerGrant, downloadsOf, holdingsOf } from '../library/library.owner.service.ts';
 import { buyerTotals, ordersOfBuyer, paidLinesOf } from '../orders/orders.owner.service.ts';
+import { teamsOf } from '../orders/seats.service.ts';
 import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
@@ -51,7 +52,7 @@ export function registerCustomerRoutes(
   async function customerDetail(id: number): Promise<OwnerCustomerDetail> {
     const account = await accountOf(db, id);
     if (!account) throw new AppError('not_found', `No customer ${id}.`);
-    const [totals, holdings, paid, downloads, orderList, kits, repositoryFailures] = await Promise.all([
+    const [totals, holdings, paid, downloads, orderList, kits, repositoryFailures, teams] = await Promise.all([
       buyerTotals(db, [id]),
       holdingsOf(db, id),
       paidLinesOf(db, id),
@@ -59,6 +60,7 @@ export function registerCustomerRoutes(
       ordersOfBuyer(db, id),
       allKits(db),
       failedRepositoryJobs(db, id),
+      teamsOf(db, { buyerId: id }),
     ]);
     const titles = new Map(kits.map((k) => [k.id, k.title]));
     const covered = new Set<number>();
@@ -98,6 +100,7 @@ export function registerCustomerRoutes(
       kits: owned,
       downloads: downloads.map((d) => ({ ...d, at: iso(d.at)! })),
       order_list: orderList.map((o) => ({ ...o, created_at: iso(o.created_at)! })),
+      teams,
       repository_failures: repositoryFailures.map((f) => ({
         action: f.action,
         repository: f.repository,
