@@ -195,3 +195,6 @@ export const useDiscountSwitch = () =>
   useAdminAction(({ code, active }: { code: string; active: boolean }) =>
     apiPost<OwnerDiscount>(`/api/admin/discounts/${encodeURIComponent(code)}`, { active }),
   );
+
+export const useFreeSeat = () =>
+  useAdminAction((seatId: number) => apiPost<OwnerOrderDetail>(`/api/admin/seats/${seatId}/free`));

@@ -4,6 +4,7 @@ import { useOrder } from './admin-api.ts';
 import { recordId } from './format.ts';
 import { OrderFacts, OrderHistory, OrderLines, ResendDialog } from './order-parts.tsx';
 import { RefundDialog, type RefundStart } from './order-refund-dialog.tsx';
+import { TeamSeats } from './team-seats.tsx';
 import { PageHeader, QueryState } from './ui.tsx';
 
 export default function OrderPage() {
@@ -56,6 +57,7 @@ export default function OrderPage() {
           )}
           <OrderFacts order={data} />
           <OrderLines lines={data.lines} onRefundLine={refundable ? (kitId) => setRefundStart({ kitId }) : undefined} />
+          <TeamSeats teams={data.teams} />
           <OrderHistory order={data} />
           <RefundDialog
             order={data}
