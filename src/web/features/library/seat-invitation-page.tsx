@@ -95,10 +95,10 @@ export function SeatInvitationPage() {
             <p>Sign in or sign up with {data.email} to accept.</p>
             <div className="d-flex flex-wrap gap-2">
               <Link to="/login" className="btn btn-primary" onClick={() => setReturnPath(here)}>
-                Sign In
+                Sign In to Accept
               </Link>
               <Link to="/register" className="btn btn-outline-primary" onClick={() => setReturnPath(here)}>
-                Sign Up
+                Sign Up to Accept
               </Link>
             </div>
           </>
