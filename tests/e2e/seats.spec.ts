@@ -7,6 +7,7 @@ import { createUser } from '../factories/users.ts';
 import {
   createAccount,
   expect,
+  keepScreenshot,
   loadCatalog,
   payAtSandboxCheckout,
   readEmail,
@@ -101,6 +102,7 @@ test.describe('team seats', () => {
     const colleague = await otherBrowser(browser, page);
     await colleague.page.goto(link);
     await expect(colleague.page.getByText(`Tess Teamlead invited ${ana}`)).toBeVisible();
+    await keepScreenshot(colleague.page, { path: `test-screens/seat-invitation-${test.info().project.name}.png` });
     await colleague.page.getByRole('link', { name: 'Sign In to Accept' }).click();
     await submitSignIn(colleague.page, anaAccount);
     await expect(colleague.page).toHaveURL(/\/seat-invitation\//);
@@ -131,7 +133,10 @@ test.describe('team seats', () => {
     await admin.page.goto(`admin/orders/${rows[0].public_id}`);
     await expect(admin.page.getByText(`of ${team.seats} used`)).toBeVisible();
     await expect(admin.page.getByRole('row').filter({ hasText: ben })).toContainText('Invited');
-    await snap('admin-order-seats');
+    await keepScreenshot(admin.page, {
+      path: `test-screens/admin-order-seats-${test.info().project.name}.png`,
+      fullPage: true,
+    });
     await admin.page.getByRole('button', { name: 'Refund', exact: true }).click();
     const dialog = admin.page.getByRole('dialog', { name: /Refund order/ });
     await dialog.getByLabel('Reason').fill('The team changed its mind');
