@@ -114,7 +114,14 @@ export type OwnerCustomer = {
   last_sign_in: string | null;
 };
 export type OwnerCustomerDetail = OwnerCustomer & {
-  kits: { kit_id: number; title: string; source: 'order' | 'grant'; order_id: string | null; granted_at: string }[];
+  /** How each kit is owned: an order, an owner's grant, or a seat of a Team licence (`order_id` its order). */
+  kits: {
+    kit_id: number;
+    title: string;
+    source: 'order' | 'grant' | 'seat';
+    order_id: string | null;
+    granted_at: string;
+  }[];
   downloads: { kit_id: number; version: string; at: string }[];
   /** The customer's orders, newest first (at most 100). */
   order_list: { id: string; status: string; created_at: string; total: number }[];

@@ -31,7 +31,7 @@ import {
   takeCodeUse,
 } from './discounts.service.ts';
 import { lapseUncoveredUpgrades } from './refunds.service.ts';
-import { endSeatsOfLines } from './seats.service.ts';
+import { endSeatsOfEndedLines } from './seats.service.ts';
 
 const usd = (cents: number) => `USD ${(cents / 100).toFixed(2)}`;
 
@@ -565,9 +565,9 @@ async function reverse(tx: Tx, event: PaymentReversed, mail: MailContext): Promi
     ...refundedInFull.map((i) => ({ kitId: i.kitId, includes: i.includes })),
     ...lapsed.kitIds.map((kitId) => ({ kitId, includes: [] })),
   ];
-  // A Team line refunded in full takes every seat of it with it.
-  const teamLines = refundedInFull.filter((i) => i.licenceId !== null);
-  if (teamLines.length > 0) await endSeatsOfLines(tx, teamLines);
+  // A Team line refunded in full, or lapsed, takes every seat of it with it.
+  if (refundedInFull.some((i) => i.licenceId !== null) || lapsed.kitIds.length > 0)
+    await endSeatsOfEndedLines(tx, order.userId);
   let revoked: number[] = [];
   if (lost.length > 0) {
     revoked = await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, lost));

@@ -258,6 +258,36 @@ describe('team seats', () => {
     expect((await buyer.get('/api/seats/alpha-kit')).json().team).toBeNull();
   });
 
+  it('ends the seats of an upgrade from Solo when the Solo purchase it counted is refunded', async () => {
+    const buyer = await signedInClient(t.app, t.pool);
+    const solo = (await buyer.client.post('/api/cart', { products: [alpha], checkout: true })).json();
+    await sandboxPay(buyer.client, solo.order_id);
+    const upgrade = (await buyer.client.post('/api/cart', { products: [team], checkout: true })).json();
+    expect(upgrade.total).toBe(160);
+    await sandboxPay(buyer.client, upgrade.order_id);
+    const email = address('up');
+    await buyer.client.post('/api/seats/alpha-kit/invite', { email });
+    const member = await signedInClient(t.app, t.pool, { email });
+    await member.client.post(`/api/seat-invitations/${await invitationToken(email)}/accept`, {});
+    expect(await ownsAlpha(member.client)).toBe(true);
+
+    const { rows } = await t.pool.query(
+      `SELECT o.transaction_id, i.transaction_item_id FROM orders o JOIN order_items i ON i.order_id = o.id
+        WHERE o.public_id = $1`,
+      [solo.order_id],
+    );
+    const refund = sandboxRefundApproved({
+      transactionId: rows[0].transaction_id,
+      customerId: 'ctm_test',
+      reason: 'test',
+      lines: [{ itemId: rows[0].transaction_item_id, amountCents: 0 }],
+    });
+    expect((await deliverWebhook(t.app, refund, secret)).json().outcome).toBe('refunded');
+    expect(await ownsAlpha(buyer.client)).toBe(false);
+    expect(await ownsAlpha(member.client)).toBe(false);
+    expect(await seatsTable(upgrade.order_id)).toEqual([{ email, status: 'removed' }]);
+  });
+
   it("shows the owner console a Team purchase's seats on its order and customer pages; an owner frees a seat", async () => {
     const { client: buyer, user, orderId } = await buyTeam();
     const email = address('fred');

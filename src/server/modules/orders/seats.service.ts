@@ -339,16 +339,27 @@ export async function acceptInvitation(
 }
 
 /**
- * Ends every seat of these lines (a refund in full of a Team line), in the caller's transaction:
- * invitations cancelled, members' access ended. Answers the repository jobs queued.
+ * Ends the open seats of a buyer's Team lines that no longer give seats (refunded in full, or an
+ * upgrade from Solo that lapsed when the Solo purchase it counted was refunded), in the caller's
+ * transaction: invitations cancelled, members' access ended. Answers the repository jobs queued.
  */
-export async function endSeatsOfLines(tx: Db, lines: { id: number; kitId: number }[]): Promise<number> {
+export async function endSeatsOfEndedLines(tx: Db, buyerId: number): Promise<number> {
+  const ended = await tx
+    .select({ seat: teamSeats, kitId: orderItems.kitId })
+    .from(teamSeats)
+    .innerJoin(orderItems, eq(orderItems.id, teamSeats.orderItemId))
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(
+      and(
+        eq(orders.userId, buyerId),
+        inArray(teamSeats.status, [...OPEN]),
+        sql`(${orderItems.refundedAt} IS NOT NULL OR ${orderItems.lapsedAt} IS NOT NULL)`,
+      ),
+    )
+    .orderBy(teamSeats.id)
+    .for('update', { of: teamSeats });
   let jobs = 0;
-  const open = await openSeats(
-    tx,
-    lines.map((l) => l.id),
-  );
-  for (const { seat } of open) jobs += await endSeat(tx, seat, lines.find((l) => l.id === seat.orderItemId)!.kitId);
+  for (const { seat, kitId } of ended) jobs += await endSeat(tx, seat, kitId);
   return jobs;
 }
 
@@ -429,4 +440,15 @@ export async function findLicenceTier(
   const licence = line?.licenceId ? await findLicence(db, line.licenceId) : undefined;
   if (!licence) return { tierId: SOLO.tier, name: SOLO.name, seats: 1, activationLimit: SOLO.activationLimit };
   return { tierId: licence.tier, name: licence.name, seats: line!.seats, activationLimit: licence.activationLimit };
+}
+
+/** The Team orders whose seats a member holds, by the seat entitlement's source (`seat:<id>`). */
+export async function seatOrdersOf(db: Db, memberId: number): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ seatId: teamSeats.id, orderId: orders.publicId })
+    .from(teamSeats)
+    .innerJoin(orderItems, eq(orderItems.id, teamSeats.orderItemId))
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(eq(teamSeats.userId, memberId));
+  return new Map(rows.map((r) => [seatSource(r.seatId), r.orderId]));
 }
