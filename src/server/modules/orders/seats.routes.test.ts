@@ -313,6 +313,8 @@ describe('team seats', () => {
     ]);
     const customer = (await owner.get(`/api/admin/customers/${user.id}`)).json();
     expect(customer.teams).toEqual(order.teams);
+    const member = (await owner.get(`/api/admin/customers/${fred.user.id}`)).json();
+    expect(member.kits).toEqual([expect.objectContaining({ kit_id: alpha, source: 'seat', order_id: orderId })]);
     // Buyers may not use the owner's call.
     const seatId = order.teams[0].members[0].id;
     expect((await buyer.post(`/api/admin/seats/${seatId}/free`, {})).statusCode).toBe(403);

@@ -283,7 +283,7 @@ export async function changeSeat(
 }
 
 /** An invitation by its link's token: the kit, who invited, to which address, where it stands. */
-export async function findInvitation(db: Database, token: string) {
+export async function findInvitation(db: Db, token: string) {
   const [row] = await db
     .select({
       seat: teamSeats,
@@ -310,7 +310,7 @@ export async function acceptInvitation(
 ): Promise<{ sefId: string; title: string }> {
   let jobs = 0;
   const accepted = await deps.db.transaction(async (tx) => {
-    const found = await findInvitation(deps.db, token);
+    const found = await findInvitation(tx, token);
     if (!found) throw new AppError('not_found', 'This invitation link is not valid.');
     const line = await lockLine(tx, found.seat.orderItemId);
     if (!line) throw new AppError('conflict', 'This Team licence was refunded: its seats are gone.');
