@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import type pg from 'pg';
-import { OWNER_SHOP_URL } from '../../playwright.config.ts';
+import { OWNER_SHOP_URL, ROOT_URL } from '../../playwright.config.ts';
 import { formatPrice } from '../../src/common/money.ts';
 import { createUser } from '../factories/users.ts';
 import {
@@ -190,5 +191,64 @@ test.describe('team seats', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await seats.scrollIntoViewIfNeeded();
     await snap('seats-section');
+  });
+});
+
+const githubUrl = (): string =>
+  JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8')).githubUrl;
+
+// The root shop delivers kits as GitHub repositories through the stand-in (tests/setup/github-stand-in.ts).
+test.describe('a seat of a Team licence on the shop with GitHub delivery', () => {
+  test.use({ baseURL: `${ROOT_URL}/`, database: 'root' });
+
+  test('the seat holder connects their own GitHub account and is invited to the repository', async ({
+    page,
+    db,
+    browser,
+    request,
+    signIn,
+  }) => {
+    test.setTimeout(90_000);
+    const { kit, team } = await teamKit(request);
+    // The buyer, in a browser of their own, buys the Team licence and invites the member's address.
+    const buyerAccount = await createAccount(db, { name: 'Gus Buyer' });
+    const buyerContext = await browser.newContext({ baseURL: `${ROOT_URL}/`, viewport: page.viewportSize()! });
+    const buyer = await buyerContext.newPage();
+    await signInThroughForm(buyer, buyerAccount);
+    await payAtSandboxCheckout(buyer, [team.id]);
+    const member = await signIn('Mia Member');
+    const { rows } = await db.query('SELECT email FROM users WHERE id = $1', [member.id]);
+    const email = rows[0].email as string;
+    await buyer.goto(`user-panel/item/${kit.sef_id}`);
+    await invite(buyer, email);
+
+    // The member: signed in at the stand-in's "GitHub" in this browser, accepts, then connects GitHub.
+    const login = `mia-${test.info().project.name}-${member.id}`;
+    const stand = await fetch(`${githubUrl()}/_stand-in/user`, {
+      method: 'POST',
+      body: JSON.stringify({ id: 600_000 + member.id, login }),
+    });
+    expect(stand.ok).toBe(true);
+    await page.context().addCookies([{ name: 'stand_in_user', value: login, url: githubUrl() }]);
+    const link = (await readEmail(email, { subject: /invited you to a seat/ })).links.find((l) =>
+      l.includes('/seat-invitation/'),
+    )!;
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await expect(page).toHaveURL(new RegExp(`/user-panel/item/${kit.sef_id}$`));
+    await page.goto('user-panel');
+    const card = page.getByRole('region', { name: 'GitHub repositories' });
+    await card.getByRole('link', { name: 'Connect GitHub' }).click();
+    await expect(card.getByRole('status')).toContainText('GitHub connected');
+    const item = page.getByTestId('purchase').filter({ hasText: kit.title });
+    await expect(item.getByRole('link', { name: 'Accept the invitation on GitHub' })).toBeVisible({ timeout: 10_000 });
+    const state = (await (await fetch(`${githubUrl()}/_stand-in/state`)).json()) as {
+      invitations: { repository: string; login: string }[];
+    };
+    expect(state.invitations.filter((i) => i.login === login).map((i) => i.repository)).toEqual([
+      `kitshop-dev/${kit.sef_id}`,
+    ]);
+    await buyerContext.close();
+    await db.query('DELETE FROM orders WHERE user_id = $1', [buyerAccount.id]);
   });
 });
