@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { OwnerTeam } from '../../../common/schemas/owner.ts';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Seat, SeatsResponse } from '../../../common/schemas/seats.ts';
 import type { Database } from '../../db/open.ts';
 import { orderItems, orders, teamSeats } from '../../db/schema/orders.ts';
@@ -10,7 +9,8 @@ import { type MailContext, seatInvitationMail } from '../../integrations/mail/te
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { findKitGuide, findKitReleases, findLicence, SOLO } from '../catalog/catalog.service.ts';
 import { queueRepositoryAccessSync } from '../github/github.service.ts';
-import { findEntitlement, grantSql, ownedKitIds, revokeEntitlementsFrom } from '../library/library.service.ts';
+import { findEntitlement, grantSql, ownedKitIds } from '../library/library.service.ts';
+import { type Db, endSeat, liveLine, OPEN, openSeats, seatAnswer, seatSource, type Tx } from './seat-rows.ts';
 
 /**
  * Team seats: the buyer of a licence tier with more than one seat holds the first and invites
@@ -20,9 +20,6 @@ import { findEntitlement, grantSql, ownedKitIds, revokeEntitlementsFrom } from '
  * invitations at once never take more seats than the line has.
  */
 
-type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-/** The database or a transaction. */
-type Db = Pick<Database, 'select' | 'update' | 'execute'>;
 export type SeatDeps = {
   db: Database;
   mail: MailContext;
@@ -31,7 +28,6 @@ export type SeatDeps = {
   githubQueued?: () => void;
 };
 
-type SeatRow = typeof teamSeats.$inferSelect;
 type TeamLine = {
   id: number;
   kitId: number;
@@ -42,17 +38,6 @@ type TeamLine = {
 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-const seatSource = (seatId: number) => `seat:${seatId}`;
-const OPEN = ['pending', 'active'] as const;
-
-/** A line that still gives its seats: paid, not refunded in full, not lapsed. */
-const liveLine = and(
-  inArray(orders.status, ['paid', 'partially_refunded']),
-  isNull(orderItems.refundedAt),
-  isNull(orderItems.lapsedAt),
-  sql`${orderItems.licenceId} IS NOT NULL`,
-  sql`${orderItems.seats} > 1`,
-)!;
 
 const teamLineColumns = {
   id: orderItems.id,
@@ -86,19 +71,6 @@ async function lockLine(tx: Tx, itemId: number): Promise<TeamLine | undefined> {
   return line;
 }
 
-/** A line's pending and active seats, with each member's name, oldest first. */
-async function openSeats(db: Db, itemIds: number[]) {
-  if (itemIds.length === 0) return [];
-  return db
-    .select({
-      seat: teamSeats,
-      member: sql<Contact | null>`${contactSql(sql`${teamSeats.userId}`)}`,
-    })
-    .from(teamSeats)
-    .where(and(inArray(teamSeats.orderItemId, itemIds), inArray(teamSeats.status, [...OPEN])))
-    .orderBy(teamSeats.id);
-}
-
 async function contactOf(db: Db, userId: number): Promise<Contact> {
   const { rows } = await db.execute<{ contact: Contact | null }>(sql`SELECT ${contactSql(sql`${userId}`)} AS contact`);
   const contact = rows[0]?.contact;
@@ -113,31 +85,6 @@ async function kitBySef(db: Db, sefId: string) {
 }
 
 const noTeam = () => new AppError('not_found', 'You have no Team licence of this kit.');
-
-const seatAnswer = ({ seat, member }: { seat: SeatRow; member: Contact | null }): Seat => ({
-  id: seat.id,
-  status: seat.status === 'active' ? 'active' : 'pending',
-  name: member?.name ?? null,
-  email: member?.email ?? seat.email,
-  invited_at: seat.invitedAt.toISOString(),
-  accepted_at: seat.acceptedAt?.toISOString() ?? null,
-});
-
-/**
- * Ends a seat in the caller's transaction (its line locked): an invitation is cancelled, a member
- * removed, their seat's entitlement revoked and their repository access brought in line. Answers
- * the repository jobs queued.
- */
-async function endSeat(tx: Db, seat: SeatRow, kitId: number): Promise<number> {
-  if (seat.status === 'pending') {
-    await tx.update(teamSeats).set({ status: 'cancelled', endedAt: sql`now()` }).where(eq(teamSeats.id, seat.id));
-    return 0;
-  }
-  await tx.update(teamSeats).set({ status: 'removed', endedAt: sql`now()` }).where(eq(teamSeats.id, seat.id));
-  if (seat.userId === null) return 0;
-  await revokeEntitlementsFrom(tx, [{ userId: seat.userId, kitId, source: seatSource(seat.id) }]);
-  return queueRepositoryAccessSync(tx, seat.userId);
-}
 
 /** What the item page shows of seats: the buyer's Team, or who manages the member's seat. */
 export async function seatsOfKit(db: Database, userId: number, sefId: string): Promise<SeatsResponse> {
@@ -363,54 +310,6 @@ export async function endSeatsOfEndedLines(tx: Db, buyerId: number): Promise<num
   return jobs;
 }
 
-/** An owner frees a seat (a member removed, an invitation cancelled): what it was, for the activity log. */
-export async function freeSeat(tx: Tx, seatId: number): Promise<{ seat: SeatRow; orderId: string; jobs: number }> {
-  const [found] = await tx.select({ itemId: teamSeats.orderItemId }).from(teamSeats).where(eq(teamSeats.id, seatId));
-  if (!found) throw new AppError('not_found', `No seat ${seatId}.`);
-  const [line] = await tx
-    .select({ kitId: orderItems.kitId, orderId: orders.publicId })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .where(eq(orderItems.id, found.itemId))
-    .for('update', { of: orderItems });
-  const [seat] = await tx
-    .select()
-    .from(teamSeats)
-    .where(and(eq(teamSeats.id, seatId), inArray(teamSeats.status, [...OPEN])))
-    .for('update');
-  if (!seat || !line) throw new AppError('conflict', `Seat ${seatId} is free already.`);
-  return { seat, orderId: line.orderId, jobs: await endSeat(tx, seat, line.kitId) };
-}
-
-/**
- * A buyer's Team lines (or those of one order) that still give seats, each with its open seats:
- * the owner console's customer and order pages.
- */
-export async function teamsOf(db: Db, which: { buyerId: number } | { orderPublicId: string }): Promise<OwnerTeam[]> {
-  const lines = await db
-    .select({ id: orderItems.id, orderId: orders.publicId, title: orderItems.title, seats: orderItems.seats })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .where(
-      and(liveLine, 'buyerId' in which ? eq(orders.userId, which.buyerId) : eq(orders.publicId, which.orderPublicId)),
-    )
-    .orderBy(orderItems.id);
-  const open = await openSeats(
-    db,
-    lines.map((l) => l.id),
-  );
-  return lines.map((line) => {
-    const members = open.filter((row) => row.seat.orderItemId === line.id).map(seatAnswer);
-    return {
-      order_id: line.orderId,
-      title: line.title,
-      seats: line.seats,
-      used: 1 + members.length,
-      members: members.map((m) => ({ ...m, id: m.id!, status: m.status === 'active' ? 'active' : 'pending' })),
-    };
-  });
-}
-
 /**
  * The licence tier an entitlement stands for, for licence keys: a seat's tier, the tier of the
  * order line that granted the kit, or Solo (a Solo line, an owner's grant). Undefined for an
@@ -440,15 +339,4 @@ export async function findLicenceTier(
   const licence = line?.licenceId ? await findLicence(db, line.licenceId) : undefined;
   if (!licence) return { tierId: SOLO.tier, name: SOLO.name, seats: 1, activationLimit: SOLO.activationLimit };
   return { tierId: licence.tier, name: licence.name, seats: line!.seats, activationLimit: licence.activationLimit };
-}
-
-/** The Team orders whose seats a member holds, by the seat entitlement's source (`seat:<id>`). */
-export async function seatOrdersOf(db: Db, memberId: number): Promise<Map<string, string>> {
-  const rows = await db
-    .select({ seatId: teamSeats.id, orderId: orders.publicId })
-    .from(teamSeats)
-    .innerJoin(orderItems, eq(orderItems.id, teamSeats.orderItemId))
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .where(eq(teamSeats.userId, memberId));
-  return new Map(rows.map((r) => [seatSource(r.seatId), r.orderId]));
 }

@@ -14,7 +14,7 @@ import { allKits, kitById } from '../catalog/catalog.owner.service.ts';
 import { failedRepositoryJobs } from '../github/github.service.ts';
 import { changeCustomerGrant, downloadsOf, holdingsOf } from '../library/library.owner.service.ts';
 import { buyerTotals, ordersOfBuyer, paidLinesOf } from '../orders/orders.owner.service.ts';
-import { seatOrdersOf, teamsOf } from '../orders/seats.service.ts';
+import { seatOrdersOf, teamsOf } from '../orders/seats.owner.service.ts';
 import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 

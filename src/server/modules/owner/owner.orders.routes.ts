@@ -21,7 +21,7 @@ import {
   queueReceiptAgain,
 } from '../orders/orders.owner.service.ts';
 import { type RefundCall, refundOrder, upgradesCrediting } from '../orders/refunds.service.ts';
-import { freeSeat, teamsOf } from '../orders/seats.service.ts';
+import { freeSeat, teamsOf } from '../orders/seats.owner.service.ts';
 import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
