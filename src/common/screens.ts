@@ -104,6 +104,12 @@ export const SCREENS = {
     module: 'features/library/item-page.tsx',
     title: 'Setup Guide — Kitshop',
   },
+  // A Team licence's invitation link (mailed): the token is the secret; signing in brings one back.
+  '/seat-invitation/:token': {
+    access: 'private',
+    module: 'features/library/seat-invitation-page.tsx',
+    title: 'Seat Invitation — Kitshop',
+  },
   '/about': {
     access: 'indexed',
     module: 'features/content/about-page.tsx',

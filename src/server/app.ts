@@ -38,6 +38,7 @@ import { licenceKeyBox } from './modules/licences/licences.service.ts';
 import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
+import { registerSeatRoutes } from './modules/orders/seats.routes.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
 import { findOwner, ownerAddressesSql } from './modules/owner/owner.service.ts';
 import { registerPrivacyRoutes } from './modules/privacy/privacy.routes.ts';
@@ -255,6 +256,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         licenceBox,
       };
       registerOrderRoutes(scope, payments);
+      registerSeatRoutes(scope, {
+        db,
+        mail: config,
+        limiter: forms.limiter,
+        mailQueued: forms.mailQueued,
+        githubQueued: deps.github?.jobsQueued,
+      });
       // The sandbox pays and refunds through the very same webhook route a real payment uses.
       const deliverWebhook = (body: string, signature: string) =>
         app.inject({

@@ -21,6 +21,7 @@ export function bundleCatalog(): string {
       position: 3,
       price: '59.00',
       discounted_from: undefined,
+      licenses: undefined,
       paddle_price_id: 'pri_01duobundleduobundle',
       includes: ['alpha-kit', 'beta-kit'],
       upgrade_floor: '15.00',

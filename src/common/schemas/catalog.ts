@@ -32,10 +32,23 @@ export const KitDetailsSchema = z.object({
   faq: z.array(z.object({ question: z.string(), answer: z.string() })),
 });
 
-/** `POST /api/product/{sefid}`: the kit's fields and its details. */
+/**
+ * A licence tier a kit is sold in: Solo (the kit's own id and price, one developer) first, then
+ * the kit's tiers, each purchasable under its own id (the id the cart stores).
+ */
+export const KitLicenceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  seats: z.number().int(),
+  price: z.number(),
+  paddle_id: z.string(),
+});
+
+/** `POST /api/product/{sefid}`: the kit's fields and its details; a single kit lists its licence tiers. */
 export const KitProductSchema = KitSummarySchema.extend({
   documentation: z.boolean(),
   details: KitDetailsSchema,
+  licenses: z.array(KitLicenceSchema).optional(),
 });
 
 /** `GET /api/docs/{sefid}`: the kit's documentation pages (sanitised HTML). */
@@ -56,3 +69,4 @@ export type KitSummary = z.infer<typeof KitSummarySchema>;
 export type IncludedKit = NonNullable<KitSummary['includes']>[number];
 export type KitProduct = z.infer<typeof KitProductSchema>;
 export type KitDocs = z.infer<typeof KitDocsSchema>;
+export type KitLicence = z.infer<typeof KitLicenceSchema>;

@@ -77,7 +77,24 @@ export type OwnerOrder = {
   total: number;
   lines: OrderLine[];
 };
+/** A Team line's seats, as the owner console shows them: the buyer holds the first. */
+export type OwnerTeam = {
+  order_id: string;
+  title: string;
+  seats: number;
+  used: number;
+  members: {
+    id: number;
+    status: 'active' | 'pending';
+    name: string | null;
+    email: string;
+    invited_at: string;
+    accepted_at: string | null;
+  }[];
+};
 export type OwnerOrderDetail = OwnerOrder & {
+  /** The order's Team lines with their seats (the buyer's own not listed). */
+  teams?: OwnerTeam[];
   /** The discount code the order was priced with, and what it took off. */
   discount?: { code: string; amount: number } | null;
   events: { at: string; type: string; outcome: string; detail: string | null }[];
@@ -101,10 +118,19 @@ export type OwnerCustomer = {
   last_sign_in: string | null;
 };
 export type OwnerCustomerDetail = OwnerCustomer & {
-  kits: { kit_id: number; title: string; source: 'order' | 'grant'; order_id: string | null; granted_at: string }[];
+  /** How each kit is owned: an order, an owner's grant, or a seat of a Team licence (`order_id` its order). */
+  kits: {
+    kit_id: number;
+    title: string;
+    source: 'order' | 'grant' | 'seat';
+    order_id: string | null;
+    granted_at: string;
+  }[];
   downloads: { kit_id: number; version: string; at: string }[];
   /** The customer's orders, newest first (at most 100). */
   order_list: { id: string; status: string; created_at: string; total: number }[];
+  /** The Team licences the customer bought, with their seats. */
+  teams?: OwnerTeam[];
   /** GitHub repository grants and revokes that failed for good (newest first), with GitHub's answer. */
   repository_failures: { action: string; repository: string; login: string; error: string; at: string }[];
 };

@@ -96,3 +96,32 @@ export const kitVersions = pgTable(
       .where(sql`${t.idempotencyKey} IS NOT NULL`),
   ],
 );
+
+/**
+ * A kit's licence tiers beyond Solo (`licenses` in kit.json; the kit's own price is Solo, one seat).
+ * Each is sold under its own product id, drawn from the kits' sequence so that an id in a cart names
+ * a kit or a tier, never both. Rows are never deleted (order lines point at them): a tier gone from
+ * the content is deactivated.
+ */
+export const kitLicences = pgTable(
+  'kit_licences',
+  {
+    id: integer('id').primaryKey().default(sql`nextval('kits_id_seq')`),
+    kitId: kitIdColumn(),
+    /** The tier's id in kit.json (`team`), unique within its kit. */
+    tier: text('tier').notNull(),
+    name: text('name').notNull(),
+    /** Developers it covers, the buyer's own seat included. */
+    seats: integer('seats').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    paddlePriceId: text('paddle_price_id').notNull(),
+    /** Machines each of its licence keys may activate. */
+    activationLimit: integer('activation_limit').notNull().default(3),
+    position: integer('position').notNull(),
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('kit_licences_kit_tier_key').on(t.kitId, t.tier),
+    uniqueIndex('kit_licences_paddle_price_id_key').on(t.paddlePriceId),
+  ],
+);

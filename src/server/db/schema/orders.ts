@@ -11,8 +11,8 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { userIdColumn } from './accounts.ts';
-import { kitIdColumn } from './catalog.ts';
+import { userIdColumn, users } from './accounts.ts';
+import { kitIdColumn, kitLicences } from './catalog.ts';
 import { createdAt, timestamptz } from './columns.ts';
 
 /**
@@ -125,6 +125,9 @@ export const orderItems = pgTable(
      * lines were refunded below the credit it took.
      */
     lapsedAt: timestamptz('lapsed_at'),
+    /** The licence tier sold (null for Solo), and the seats it covers, copied at checkout. */
+    licenceId: integer('licence_id').references(() => kitLicences.id),
+    seats: integer('seats').notNull().default(1),
   },
   (t) => [
     index('order_items_order_id_idx').on(t.orderId),
@@ -216,4 +219,38 @@ export const kitSalesDays = pgTable(
     grossCents: integer('gross_cents').notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.kitId] })],
+);
+
+/**
+ * The seats of a Team line beyond the buyer's own: an invitation (pending) until the invitee
+ * accepts (active, `user_id` set and the kit granted with source `seat:<id>`), then removed; a
+ * pending one may be cancelled. `email_key` is the address in lower case: one open seat per address
+ * and line. Only the invitation token's SHA-256 is kept.
+ */
+export const teamSeats = pgTable(
+  'team_seats',
+  {
+    id: serial('id').primaryKey(),
+    orderItemId: integer('order_item_id')
+      .notNull()
+      .references(() => orderItems.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    emailKey: text('email_key').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'active', 'cancelled', 'removed'] })
+      .notNull()
+      .default('pending'),
+    tokenHash: text('token_hash').notNull(),
+    invitedAt: timestamptz('invited_at').notNull().defaultNow(),
+    acceptedAt: timestamptz('accepted_at'),
+    endedAt: timestamptz('ended_at'),
+  },
+  (t) => [
+    uniqueIndex('team_seats_open_email_key')
+      .on(t.orderItemId, t.emailKey)
+      .where(sql`${t.status} IN ('pending', 'active')`),
+    index('team_seats_item_idx').on(t.orderItemId),
+    index('team_seats_user_idx').on(t.userId),
+    uniqueIndex('team_seats_token_key').on(t.tokenHash),
+  ],
 );

@@ -415,3 +415,28 @@ export function kitRevokedMail(
     ctx.supportEmail,
   );
 }
+
+/** A Team licence's buyer invited this address to a seat: the link signs in (or up) and accepts. */
+export function seatInvitationMail(
+  ctx: MailContext,
+  to: string,
+  invitation: { kitTitle: string; managerName: string; managerEmail: string; token: string },
+) {
+  const { kitTitle, managerName, managerEmail } = invitation;
+  return compose(
+    to,
+    `${managerName} invited you to a seat of ${kitTitle}`,
+    {
+      heading: `A seat of ${kitTitle} for you`,
+      paragraphs: [
+        `${managerName} (${managerEmail}) bought a Team licence of ${kitTitle} and invited you to one of its seats: its downloads, documentation, setup guide and GitHub access will be in your own ${SITE_NAME} user panel.`,
+        `Sign in or sign up with this address (${to}), then accept the invitation. If you did not expect it, ignore this mail.`,
+      ],
+      action: {
+        label: 'Accept the invitation',
+        url: `${ctx.publicUrl}/seat-invitation/${encodeURIComponent(invitation.token)}`,
+      },
+    },
+    ctx.supportEmail,
+  );
+}

@@ -26,6 +26,24 @@ const dollars = z.union([z.string(), z.number()]).transform((value, ctx) => {
 
 export const SEF_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+const PADDLE_PRICE_ID = z.string().regex(/^pri_[a-z0-9]{10,40}$/, 'must be a Paddle price id like "pri_01h..."');
+
+/** One licence tier of `licenses` in kit.json (docs/catalog.md). */
+const LicenceTierSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,30}$/, 'must be a short lowercase id like "team"')
+      .refine((id) => id !== 'solo', 'solo is the kit itself (its own price)'),
+    name: text(40),
+    seats: z.number().int().min(2, 'a tier beyond Solo has at least 2 seats').max(1000),
+    price: dollars,
+    paddle_price_id: PADDLE_PRICE_ID,
+    /** Machines each licence key of the tier may activate (the licence API). */
+    activation_limit: z.number().int().min(1).max(1000).default(3),
+  })
+  .strict();
+
 export const KitFileSchema = z
   .object({
     title: text(120),
@@ -33,7 +51,7 @@ export const KitFileSchema = z
     position: z.number().int().min(0),
     price: dollars,
     discounted_from: dollars.optional(),
-    paddle_price_id: z.string().regex(/^pri_[a-z0-9]{10,40}$/, 'must be a Paddle price id like "pri_01h..."'),
+    paddle_price_id: PADDLE_PRICE_ID,
     version: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be a semantic version like "1.2.0"'),
     features: z.array(text(200)).min(3).max(30),
     /** Delivered also as a private GitHub repository: buyers are invited to it (docs/github.md). */
@@ -50,13 +68,36 @@ export const KitFileSchema = z
       .min(2, 'a bundle includes at least 2 kits')
       .max(50)
       .optional(),
-    /** A bundle's lowest upgrade price, whatever its buyer paid for its kits before. */
+    /**
+     * A bundle's, or a higher licence tier's, lowest upgrade price, whatever its buyer paid for its
+     * kits (or the kit's Solo licence) before.
+     */
     upgrade_floor: dollars.optional(),
+    /** Licence tiers beyond Solo (the kit's own price, one developer), each sold under its own id. */
+    licenses: z.array(LicenceTierSchema).min(1).max(5).optional(),
   })
   .strict()
-  .refine((kit) => kit.upgrade_floor === undefined || (kit.includes && kit.upgrade_floor <= kit.price), {
-    message: 'only a bundle (with includes) has one, at most its price',
-    path: ['upgrade_floor'],
+  .refine(
+    (kit) =>
+      kit.upgrade_floor === undefined ||
+      ((kit.includes || kit.licenses) &&
+        kit.upgrade_floor <= Math.max(kit.price, ...(kit.licenses ?? []).map((l) => l.price))),
+    {
+      message: 'only a bundle (with includes) or a kit with licenses has one, at most its price',
+      path: ['upgrade_floor'],
+    },
+  )
+  .refine((kit) => !(kit.includes && kit.licenses), {
+    message: 'a bundle has no licence tiers',
+    path: ['licenses'],
+  })
+  .refine((kit) => new Set((kit.licenses ?? []).map((l) => l.id)).size === (kit.licenses ?? []).length, {
+    message: 'each tier needs its own id',
+    path: ['licenses'],
+  })
+  .refine((kit) => (kit.licenses ?? []).every((l) => l.price > kit.price), {
+    message: 'a tier costs more than the kit (its Solo licence)',
+    path: ['licenses'],
   })
   .refine((kit) => kit.discounted_from === undefined || kit.discounted_from > kit.price, {
     message: 'must be higher than price',

@@ -124,6 +124,59 @@ describe('importCatalog', () => {
     await expect(readCatalog(dir)).rejects.toThrow('paddle_price_id: already used by kits/alpha-kit');
   });
 
+  it('refuses bad licence tiers: Solo by name, twice one id, cheaper than Solo, a price id used elsewhere', async () => {
+    editJson('kits/alpha-kit/kit.json', (kit) => {
+      kit.licenses = [
+        { id: 'solo', name: 'Solo', seats: 2, price: '99.00', paddle_price_id: 'pri_01alphateamalphateam9' },
+        { id: 'team', name: 'Team', seats: 1, price: '10.00', paddle_price_id: 'pri_01betabetabeta000002' },
+      ];
+    });
+    const error = await readCatalog(dir).catch((e: CatalogContentError) => e);
+    const problems = (error as CatalogContentError).problems;
+    expect(problems).toContain('kits/alpha-kit/kit.json: licenses.0.id: solo is the kit itself (its own price)');
+    expect(problems).toContain('kits/alpha-kit/kit.json: licenses.1.seats: a tier beyond Solo has at least 2 seats');
+    editJson('kits/alpha-kit/kit.json', (kit) => {
+      kit.licenses = [
+        { id: 'team', name: 'Team', seats: 5, price: '10.00', paddle_price_id: 'pri_01betabetabeta000002' },
+        { id: 'team', name: 'Agency', seats: 9, price: '499.00', paddle_price_id: 'pri_01alphaagencyagency1' },
+      ];
+    });
+    const again = ((await readCatalog(dir).catch((e: CatalogContentError) => e)) as CatalogContentError).problems;
+    expect(again).toContain('kits/alpha-kit/kit.json: licenses: each tier needs its own id');
+    expect(again).toContain('kits/alpha-kit/kit.json: licenses: a tier costs more than the kit (its Solo licence)');
+    editJson('kits/alpha-kit/kit.json', (kit) => {
+      kit.licenses = [
+        { id: 'team', name: 'Team', seats: 5, price: '299.00', paddle_price_id: 'pri_01betabetabeta000002' },
+      ];
+    });
+    await expect(readCatalog(dir)).rejects.toThrow(
+      'kits/beta-kit/kit.json: paddle_price_id: already used by kits/alpha-kit (team)',
+    );
+  });
+
+  it('keeps a tier under its id across imports; a tier gone from kit.json is deactivated, and back again', async () => {
+    await importCatalog(database.db, storage(), dir);
+    const tiers = async () =>
+      (await database.pool.query('SELECT id, tier, seats, activation_limit, active FROM kit_licences ORDER BY id'))
+        .rows;
+    const [first] = await tiers();
+    expect(first).toMatchObject({ tier: 'team', seats: 3, activation_limit: 5, active: true });
+    const kitIds = (await database.pool.query('SELECT id FROM kits')).rows.map((r) => r.id);
+    expect(kitIds).not.toContain(first.id);
+    editJson('kits/alpha-kit/kit.json', (kit) => {
+      kit.licenses = undefined;
+      kit.upgrade_floor = undefined;
+    });
+    await importCatalog(database.db, storage(), dir);
+    expect(await tiers()).toEqual([{ ...first, active: false }]);
+    cpSync(path.join(FIXTURE_CATALOG, 'kits/alpha-kit/kit.json'), path.join(dir, 'kits/alpha-kit/kit.json'));
+    editJson('kits/alpha-kit/kit.json', (kit) => {
+      (kit.licenses as { seats: number }[])[0]!.seats = 10;
+    });
+    await importCatalog(database.db, storage(), dir);
+    expect(await tiers()).toEqual([{ ...first, seats: 10 }]);
+  });
+
   it('reads the demo catalog the shop ships without a problem', async () => {
     const kits = await readCatalog(DEMO_CATALOG);
     expect(kits.length).toBeGreaterThanOrEqual(6);

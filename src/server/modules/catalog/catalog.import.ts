@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/open.ts';
-import { kits, kitVersions } from '../../db/schema/catalog.ts';
+import { kitLicences, kits, kitVersions } from '../../db/schema/catalog.ts';
 import { enqueueMails } from '../../integrations/mail/outbox.ts';
 import { kitUpdateMail, type MailContext } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { findContacts } from '../accounts/accounts.service.ts';
 import { queueRepositoryAccessSync } from '../github/github.service.ts';
 import { kitOwnerIds } from '../library/library.service.ts';
-import { archiveRoot, buildArchive, CatalogContentError, type KitRecord, readCatalog } from './catalog.read.ts';
+import {
+  archiveRoot,
+  buildArchive,
+  CatalogContentError,
+  type KitRecord,
+  type LicenceRecord,
+  readCatalog,
+} from './catalog.read.ts';
 import { CATALOG_CHANNEL } from './catalog.service.ts';
 
 export type ImportReport = { created: string[]; updated: string[]; unchanged: string[]; removed: string[] };
@@ -49,6 +56,32 @@ async function recordVersion(
     tx,
     owners.map((owner) => kitUpdateMail(notify.mail, owner, update)),
   );
+}
+
+/**
+ * Writes a kit's licence tiers: each tier kept by its id in kit.json (its product id stays, carts
+ * and order lines point at it), a tier gone from the content deactivated.
+ */
+async function syncLicences(tx: Tx, kitId: number, licences: LicenceRecord[]): Promise<void> {
+  for (const licence of licences)
+    await tx
+      .insert(kitLicences)
+      .values({ kitId, ...licence })
+      .onConflictDoUpdate({
+        target: [kitLicences.kitId, kitLicences.tier],
+        set: { ...licence, active: true },
+      });
+  const kept = licences.map((l) => l.tier);
+  await tx
+    .update(kitLicences)
+    .set({ active: false })
+    .where(
+      and(
+        eq(kitLicences.kitId, kitId),
+        eq(kitLicences.active, true),
+        ...(kept.length > 0 ? [notInArray(kitLicences.tier, kept)] : []),
+      ),
+    );
 }
 
 /**
@@ -100,10 +133,11 @@ export async function importCatalog(
       .from(kits);
     const bySef = new Map(existing.map((row) => [row.sefId, row]));
     const report: ImportReport = { created: [], updated: [], unchanged: [], removed: [] };
-    for (const { media: _media, release, ...record } of records) {
+    for (const { media: _media, release, licences, ...record } of records) {
       const row = bySef.get(record.sefId);
       if (!row) {
         const [created] = await tx.insert(kits).values(record).returning({ id: kits.id });
+        await syncLicences(tx, created!.id, licences);
         await recordVersion(tx, created!.id, release, archives.get(record.sefId)!, undefined);
         report.created.push(record.sefId);
       } else if (row.contentHash !== record.contentHash || !row.active) {
@@ -111,6 +145,7 @@ export async function importCatalog(
           .update(kits)
           .set({ ...record, active: true, updatedAt: sql`now()` })
           .where(sql`${kits.id} = ${row.id}`);
+        await syncLicences(tx, row.id, licences);
         await recordVersion(
           tx,
           row.id,

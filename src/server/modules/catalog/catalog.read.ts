@@ -23,7 +23,19 @@ export class CatalogContentError extends Error {
   }
 }
 
+/** A licence tier as kit.json gives it (cents), written to kit_licences by the import. */
+export type LicenceRecord = {
+  tier: string;
+  name: string;
+  seats: number;
+  priceCents: number;
+  paddlePriceId: string;
+  activationLimit: number;
+  position: number;
+};
+
 export type KitRecord = Omit<typeof kits.$inferInsert, 'id' | 'active' | 'createdAt' | 'updatedAt'> & {
+  licences: LicenceRecord[];
   media: { key: string; file: string }[];
   release: { version: string; releasedOn: string; changelog: string; sourceDir: string };
 };
@@ -230,9 +242,20 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
   // when set: an upgrade re-imports nothing.
   const { includes, upgradeFloorCents, ...single } = record;
   const base = includes.length > 0 || upgradeFloorCents !== null ? record : single;
-  const hashed = githubRepository ? { ...base, githubRepository } : base;
+  const licences: LicenceRecord[] = (meta.licenses ?? []).map((l, position) => ({
+    tier: l.id,
+    name: l.name,
+    seats: l.seats,
+    priceCents: l.price,
+    paddlePriceId: l.paddle_price_id,
+    activationLimit: l.activation_limit,
+    position,
+  }));
+  // Likewise the tiers join the hash only when a kit has some.
+  const withRepository = githubRepository ? { ...base, githubRepository } : base;
+  const hashed = licences.length > 0 ? { ...withRepository, licences } : withRepository;
   const contentHash = createHash('sha256').update(JSON.stringify(hashed)).digest('hex');
-  return { ...record, githubRepository, contentHash, media, release };
+  return { ...record, githubRepository, contentHash, licences, media, release };
 }
 
 /** Reads and validates every kit under `<catalogDir>/kits`; throws CatalogContentError listing all problems. */
@@ -258,11 +281,22 @@ export async function readCatalog(catalogDir: string): Promise<KitRecord[]> {
     const record = await readKit(path.join(kitsDir, name), name, rel, problems);
     if (record) records.push(record);
   }
+  // A price id names one thing sold: a kit or one of its tiers, across the whole catalog.
   const seen = new Map<string, string>();
   for (const r of records) {
-    const other = seen.get(r.paddlePriceId);
-    if (other) problems.push(`kits/${r.sefId}/kit.json: paddle_price_id: already used by kits/${other}`);
-    seen.set(r.paddlePriceId, r.sefId);
+    const priced = [
+      { id: r.paddlePriceId, field: 'paddle_price_id', label: `kits/${r.sefId}` },
+      ...r.licences.map((l, i) => ({
+        id: l.paddlePriceId,
+        field: `licenses.${i}.paddle_price_id`,
+        label: `kits/${r.sefId} (${l.tier})`,
+      })),
+    ];
+    for (const { id, field, label } of priced) {
+      const other = seen.get(id);
+      if (other) problems.push(`kits/${r.sefId}/kit.json: ${field}: already used by ${other}`);
+      seen.set(id, label);
+    }
   }
   const bySef = new Map(records.map((r) => [r.sefId, r]));
   for (const r of records) {

@@ -1,15 +1,49 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { centsToDollars } from '../../../common/money.ts';
-import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
+import type { KitDocs, KitLicence, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
 import type { Database } from '../../db/open.ts';
-import { kits, kitVersions } from '../../db/schema/catalog.ts';
+import { kitLicences, kits, kitVersions } from '../../db/schema/catalog.ts';
 
 export const CATALOG_CHANNEL = 'catalog_changed';
 
 type KitRow = typeof kits.$inferSelect;
-/** A kit with the release day of its current version (null for a kit imported before versions were kept). */
-type ListedKit = KitRow & { releasedOn: string | null };
+/** A licence tier on sale, as the snapshot keeps it. */
+export type LicenceTier = {
+  id: number;
+  tier: string;
+  name: string;
+  seats: number;
+  priceCents: number;
+  paddlePriceId: string;
+  activationLimit: number;
+};
+/**
+ * A kit with the release day of its current version (null for a kit imported before versions were
+ * kept) and its active licence tiers beyond Solo, in kit.json's order.
+ */
+type ListedKit = KitRow & { releasedOn: string | null; licences: LicenceTier[] };
+
+/** The Solo tier: the kit itself, one developer. */
+export const SOLO = { tier: 'solo', name: 'Solo', seats: 1, activationLimit: 3 } as const;
+
+/**
+ * What a cart line can hold: a kit in one licence tier. Solo is the kit's own id and price; a tier
+ * has its own id, price and Paddle price, and names its kit and tier in its title.
+ */
+export type Product = {
+  id: number;
+  kit: ListedKit;
+  licence: LicenceTier | null;
+  title: string;
+  priceCents: number;
+  paddlePriceId: string;
+  seats: number;
+};
+
+/** "Next.js SaaS Starter (Team, 5 developers)": a tier's title on cart lines and orders. */
+export const tierTitle = (kitTitle: string, licence: { name: string; seats: number }) =>
+  `${kitTitle} (${licence.name}, ${licence.seats} developers)`;
 
 export type CatalogEntry = {
   kit: ListedKit;
@@ -24,7 +58,29 @@ export type CatalogSnapshot = {
   listJson: string;
   bySef: Map<string, CatalogEntry>;
   byId: Map<number, CatalogEntry>;
+  /** Every kit (Solo) and every tier on sale, by the id a cart holds. */
+  products: Map<number, Product>;
 };
+
+function licencesOf(kit: ListedKit): KitLicence[] {
+  const solo = {
+    id: kit.id,
+    name: SOLO.name,
+    seats: 1,
+    price: centsToDollars(kit.priceCents),
+    paddle_id: kit.paddlePriceId,
+  };
+  return [
+    solo,
+    ...kit.licences.map((l) => ({
+      id: l.id,
+      name: l.name,
+      seats: l.seats,
+      price: centsToDollars(l.priceCents),
+      paddle_id: l.paddlePriceId,
+    })),
+  ];
+}
 
 function toSummary(kit: ListedKit): KitSummary {
   const shot = kit.details.screenshots[0];
@@ -55,7 +111,13 @@ export function buildSnapshot(rows: ListedKit[]): CatalogSnapshot {
   });
   const bySef = new Map<string, CatalogEntry>();
   rows.forEach((kit, i) => {
-    const product: KitProduct = { ...list[i]!, documentation: kit.docs.length > 0, details: kit.details };
+    const product: KitProduct = {
+      ...list[i]!,
+      documentation: kit.docs.length > 0,
+      details: kit.details,
+      // A bundle is sold whole: no tiers.
+      ...(kit.includes.length === 0 ? { licenses: licencesOf(kit) } : {}),
+    };
     const docs: KitDocs | null = kit.docs.length > 0 ? { sef_id: kit.sefId, title: kit.title, pages: kit.docs } : null;
     bySef.set(kit.sefId, {
       kit,
@@ -64,7 +126,36 @@ export function buildSnapshot(rows: ListedKit[]): CatalogSnapshot {
       docsJson: docs ? JSON.stringify(docs) : null,
     });
   });
-  return { list, listJson: JSON.stringify(list), bySef, byId: new Map([...bySef.values()].map((e) => [e.kit.id, e])) };
+  const products = new Map<number, Product>();
+  for (const kit of rows) {
+    products.set(kit.id, {
+      id: kit.id,
+      kit,
+      licence: null,
+      title: kit.title,
+      priceCents: kit.priceCents,
+      paddlePriceId: kit.paddlePriceId,
+      seats: 1,
+    });
+    if (kit.includes.length > 0) continue;
+    for (const licence of kit.licences)
+      products.set(licence.id, {
+        id: licence.id,
+        kit,
+        licence,
+        title: tierTitle(kit.title, licence),
+        priceCents: licence.priceCents,
+        paddlePriceId: licence.paddlePriceId,
+        seats: licence.seats,
+      });
+  }
+  return {
+    list,
+    listJson: JSON.stringify(list),
+    bySef,
+    byId: new Map([...bySef.values()].map((e) => [e.kit.id, e])),
+    products,
+  };
 }
 
 export type Catalog = ReturnType<typeof createCatalog>;
@@ -94,6 +185,10 @@ export function createCatalog(db: Database) {
         // subquery's own kit_versions would then be compared with itself.
         releasedOn: sql<string | null>`(SELECT v.released_on FROM ${kitVersions} v
           WHERE v.kit_id = ${kits}.id AND v.version = ${kits}.version LIMIT 1)`,
+        licences: sql<LicenceTier[]>`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'tier', l.tier,
+            'name', l.name, 'seats', l.seats, 'priceCents', l.price_cents, 'paddlePriceId', l.paddle_price_id,
+            'activationLimit', l.activation_limit) ORDER BY l.position, l.id), '[]'::json)
+          FROM ${kitLicences} l WHERE l.kit_id = ${kits}.id AND l.active)`,
       })
       .from(kits)
       // A kit an owner hid is off the store (home, product page, cart) until shown again.
@@ -270,4 +365,23 @@ export function listenForCatalogChanges(
       client = undefined;
     },
   };
+}
+
+/**
+ * A licence tier (active or not: a sold tier stays what it was sold as), with its kit: what a
+ * Team line's seats and licence keys read.
+ */
+export async function findLicence(db: Pick<Database, 'select'>, licenceId: number) {
+  const [row] = await db
+    .select({
+      id: kitLicences.id,
+      kitId: kitLicences.kitId,
+      tier: kitLicences.tier,
+      name: kitLicences.name,
+      seats: kitLicences.seats,
+      activationLimit: kitLicences.activationLimit,
+    })
+    .from(kitLicences)
+    .where(eq(kitLicences.id, licenceId));
+  return row;
 }

@@ -171,3 +171,47 @@ export async function downloadsByVersion(db: Pick<Database, 'select'>, kitId: nu
     .groupBy(downloads.versionId);
   return new Map(rows.map((r) => [r.versionId, r.n]));
 }
+
+/** One entitlement by id (revoked or not): where a licence came from. */
+export async function findEntitlement(db: Pick<Database, 'select'>, entitlementId: number) {
+  const [row] = await db
+    .select({
+      id: entitlements.id,
+      userId: entitlements.userId,
+      kitId: entitlements.kitId,
+      source: entitlements.source,
+      revokedAt: entitlements.revokedAt,
+    })
+    .from(entitlements)
+    .where(eq(entitlements.id, entitlementId));
+  return row;
+}
+
+/**
+ * Ends entitlements that came from these sources (a freed seat, `seat:<id>`): one the user has
+ * since bought or been granted themselves has another source, or a grant, and stays.
+ */
+export async function revokeEntitlementsFrom(
+  db: Pick<Database, 'update'>,
+  from: { userId: number; kitId: number; source: string }[],
+): Promise<number> {
+  let revoked = 0;
+  for (const { userId, kitId, source } of from) {
+    const rows = await db
+      .update(entitlements)
+      .set({ revokedAt: sql`now()` })
+      .where(
+        and(
+          eq(entitlements.userId, userId),
+          eq(entitlements.kitId, kitId),
+          eq(entitlements.source, source),
+          isNull(entitlements.revokedAt),
+          sql`NOT EXISTS (SELECT 1 FROM ${kitGrants} g WHERE g.user_id = ${entitlements.userId}
+                             AND g.kit_id = ${entitlements.kitId} AND g.revoked_at IS NULL)`,
+        ),
+      )
+      .returning({ id: entitlements.id });
+    revoked += rows.length;
+  }
+  return revoked;
+}

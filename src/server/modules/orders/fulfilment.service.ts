@@ -33,6 +33,7 @@ import {
   takeCodeUse,
 } from './discounts.service.ts';
 import { lapseUncoveredUpgrades } from './refunds.service.ts';
+import { endSeatsOfEndedLines } from './seats.service.ts';
 
 const usd = (cents: number) => `USD ${(cents / 100).toFixed(2)}`;
 
@@ -169,6 +170,8 @@ type LockedOrder = {
         paddlePriceId: string;
         /** An upgrade whose credited lines were refunded before this payment. */
         lapsed: boolean;
+        /** A licence tier beyond Solo: it adds seats to a kit the buyer may own already. */
+        licenceId: number | null;
       }[]
     | null;
   /** The order's kits the buyer owns already (another order paid for them meanwhile). */
@@ -289,7 +292,8 @@ async function storeAndLock(tx: Tx, unique: Incoming[], saleRecipients: SQL | un
              ${contactSql(sql`o.user_id`)} AS buyer,
              (SELECT json_agg(json_build_object('id', i.id, 'kitId', i.kit_id, 'title', i.title,
                      'priceCents', i.price_cents, 'listPriceCents', i.list_price_cents, 'includes', i.includes,
-                     'paddlePriceId', i.paddle_price_id, 'lapsed', i.lapsed_at IS NOT NULL) ORDER BY i.id)
+                     'paddlePriceId', i.paddle_price_id, 'lapsed', i.lapsed_at IS NOT NULL,
+                     'licenceId', i.licence_id) ORDER BY i.id)
                 FROM order_items i WHERE i.order_id = o.id) AS items,
              ${ownedKitsSql(sql`o.user_id`, sql`ARRAY(SELECT i.kit_id FROM order_items i WHERE i.order_id = o.id)`)} AS owned
         FROM orders o
@@ -373,7 +377,7 @@ function decide(
     ...order.owned,
     ...effects.grants.filter((g) => g.userId === order.user_id).map((g) => g.kitId),
   ]);
-  const paidTwice = items.filter((i) => owned.has(i.kitId));
+  const paidTwice = items.filter((i) => i.licenceId === null && owned.has(i.kitId));
   order.transaction_id = event.transactionId;
   if (waiting.has(event.transactionId)) effects.waitingFor.push(event.transactionId);
   if (items.length > 0 && paidTwice.length === items.length) {
@@ -566,6 +570,9 @@ async function reverse(tx: Tx, event: PaymentReversed, mail: MailContext): Promi
     ...refundedInFull.map((i) => ({ kitId: i.kitId, includes: i.includes })),
     ...lapsed.kitIds.map((kitId) => ({ kitId, includes: [] })),
   ];
+  // A Team line refunded in full, or lapsed, takes every seat of it with it.
+  if (refundedInFull.some((i) => i.licenceId !== null) || lapsed.kitIds.length > 0)
+    await endSeatsOfEndedLines(tx, order.userId);
   let revoked: number[] = [];
   if (lost.length > 0) {
     revoked = await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, lost));

@@ -35,6 +35,8 @@ export type OwnerOrderRow = {
     /** An upgrade that ended when a purchase it counted was refunded. */
     lapsed: boolean;
     item_id: string | null;
+    /** Seats of the line's licence tier (1 for Solo). */
+    seats: number;
   }[];
 };
 
@@ -42,7 +44,7 @@ const ORDER_COLUMNS = sql`o.id, o.public_id, o.user_id, o.status, o.created_at, 
   o.created_at::text AS cursor_at,
   (SELECT json_agg(json_build_object('id', i.id, 'kit_id', i.kit_id, 'title', i.title, 'price_cents', i.price_cents,
           'refunded', i.refunded_at IS NOT NULL, 'refunded_cents', i.refunded_cents, 'lapsed', i.lapsed_at IS NOT NULL,
-          'item_id', i.transaction_item_id) ORDER BY i.id)
+          'item_id', i.transaction_item_id, 'seats', i.seats) ORDER BY i.id)
      FROM order_items i WHERE i.order_id = o.id) AS lines`;
 
 export type OrderSearch = {

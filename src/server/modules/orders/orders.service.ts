@@ -7,7 +7,7 @@ import { orderItems, orders } from '../../db/schema/orders.ts';
 import { AppError } from '../../http/errors.ts';
 import { createTransaction, PaddleApiError } from '../../integrations/payments/paddle-api.ts';
 import { findEmail } from '../accounts/accounts.service.ts';
-import type { Catalog, CatalogSnapshot } from '../catalog/catalog.service.ts';
+import type { Catalog, Product } from '../catalog/catalog.service.ts';
 import { ownedKitIds } from '../library/library.service.ts';
 import { type DiscountCode, holdCheckoutCode, holdCode, paidLinesOf, usableCode } from './discounts.service.ts';
 import { spreadDiscount, upgradePriceCents } from './pricing.ts';
@@ -20,13 +20,15 @@ type CartDeps = {
   /** SHOP_TIME_ZONE: the days a code's refusal names. */
   timeZone: string;
 };
-type CartKit = NonNullable<ReturnType<CatalogSnapshot['byId']['get']>>['kit'];
+type CartKit = Product['kit'];
 
 /** Sum of integer cents: the money rule the totals follow. */
 export const totalCents = (prices: number[]) => prices.reduce((sum, cents) => sum + cents, 0);
 
 /** One priced line, in cents: the kit's price, its upgrade price, what a code takes off, what is paid. */
 type PricedLine = {
+  /** What is sold: the kit in one licence tier (Solo is the kit itself). */
+  product: Product;
   kit: CartKit;
   /** The active kits a bundle grants besides itself. */
   includes: CartKit[];
@@ -62,57 +64,99 @@ async function paidCentsByKit(
   return new Map(rows.map((r) => [r.kitId, { itemId: r.itemId, cents: r.cents }]));
 }
 
+/** Of these licence tiers, those the buyer paid for and kept (a paid line, not refunded). */
+async function paidLicenceIds(db: Database, userId: number, licenceIds: number[]): Promise<Set<number>> {
+  if (licenceIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ licenceId: orderItems.licenceId })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(and(paidLinesOf(userId), inArray(orderItems.licenceId, licenceIds)));
+  return new Set(rows.map((r) => r.licenceId!));
+}
+
 /**
  * The cart priced from the catalog (never from the client): unknown ids dropped, kits the user owns
  * marked purchased, a kit a bundle in the cart includes left out, a bundle whose kits the user owns
- * in part at its upgrade price, and the code (if any) taken off the lines it applies to.
+ * in part at its upgrade price, a licence tier of a kit whose Solo licence the user paid for at its
+ * upgrade price (Solo left out when a tier of the same kit is in the cart), and the code (if any)
+ * taken off the lines it applies to.
  */
 async function readCart(deps: CartDeps, productIds: number[], user: { id: number } | null, codeText?: string) {
   const snapshot = await deps.catalog.snapshot();
-  const kits = [...new Set(productIds)].map((id) => snapshot.byId.get(id)?.kit).filter((k) => k !== undefined);
+  const products = [...new Set(productIds)].map((id) => snapshot.products.get(id)).filter((p) => p !== undefined);
   const includesOf = (kit: CartKit): CartKit[] =>
     kit.includes.flatMap((sef) => {
       const included = snapshot.bySef.get(sef)?.kit;
       return included && included.id !== kit.id ? [included] : [];
     });
-  const everyKit = kits.flatMap((k) => [k, ...includesOf(k)]).map((k) => k.id);
+  const kits = products.filter((p) => p.licence === null).map((p) => p.kit);
+  const tiers = products.filter((p) => p.licence !== null);
+  const everyKit = [...kits.flatMap((k) => [k, ...includesOf(k)]), ...tiers.map((t) => t.kit)].map((k) => k.id);
   const owned = user ? await ownedKitIds(deps.db, user.id, everyKit) : new Set<number>();
+  const ownedTiers = user
+    ? await paidLicenceIds(
+        deps.db,
+        user.id,
+        tiers.map((t) => t.id),
+      )
+    : new Set<number>();
   const ownedIncluded = kits.flatMap((k) => (owned.has(k.id) ? [] : includesOf(k).filter((i) => owned.has(i.id))));
+  // A tier's upgrade counts what the buyer paid for its kit.
+  const ownedSolo = tiers.filter((t) => !ownedTiers.has(t.id) && owned.has(t.kit.id)).map((t) => t.kit);
   const paid = user
     ? await paidCentsByKit(
         deps.db,
         user.id,
-        ownedIncluded.map((k) => k.id),
+        [...ownedIncluded, ...ownedSolo].map((k) => k.id),
       )
     : new Map<number, { itemId: number; cents: number }>();
-  const lines: PricedLine[] = kits.map((kit) => {
-    const includes = includesOf(kit);
-    const purchased = owned.has(kit.id);
-    const bundle = kits.find((b) => b !== kit && !owned.has(b.id) && includesOf(b).some((i) => i.id === kit.id));
-    const ownedHere = purchased ? [] : includes.filter((i) => owned.has(i.id));
-    let baseCents = kit.priceCents;
-    let upgradeReason: string | null = null;
-    // Kits owned without paying (an owner's grant) lower nothing.
+  const creditOf = (ownedHere: CartKit[]) => {
+    // Kits owned without paying (an owner's grant, a seat of another's team) lower nothing.
     const credited = ownedHere.flatMap((i) => {
       const line = paid.get(i.id);
       return line && line.cents > 0 ? [line] : [];
     });
-    const credit = totalCents(credited.map((l) => l.cents));
+    return { credited, credit: totalCents(credited.map((l) => l.cents)) };
+  };
+  const lines: PricedLine[] = products.map((product) => {
+    const { kit, licence } = product;
+    const includes = licence ? [] : includesOf(kit);
+    const purchased = licence ? ownedTiers.has(licence.id) : owned.has(kit.id);
+    const bundle = licence
+      ? undefined
+      : kits.find((b) => b !== kit && !owned.has(b.id) && includesOf(b).some((i) => i.id === kit.id));
+    const tier = licence || purchased ? undefined : tiers.find((t) => t.kit.id === kit.id && !ownedTiers.has(t.id));
+    const ownedHere = purchased
+      ? []
+      : licence
+        ? owned.has(kit.id)
+          ? [kit]
+          : []
+        : includes.filter((i) => owned.has(i.id));
+    let baseCents = product.priceCents;
+    let upgradeReason: string | null = null;
+    const { credited, credit } = creditOf(ownedHere);
     if (credit > 0) {
-      baseCents = upgradePriceCents(kit.priceCents, credit, kit.upgradeFloorCents);
-      upgradeReason = `You own ${ownedHere.map((i) => i.title).join(', ')}: the ${formatUsd(centsToDollars(credit))} you paid counts towards this bundle.`;
+      baseCents = upgradePriceCents(product.priceCents, credit, kit.upgradeFloorCents);
+      const paidText = formatUsd(centsToDollars(credit));
+      upgradeReason = licence
+        ? `You own ${kit.title}: the ${paidText} you paid counts towards the ${licence.name} licence.`
+        : `You own ${ownedHere.map((i) => i.title).join(', ')}: the ${paidText} you paid counts towards this bundle.`;
     }
+    const coveredBy = bundle?.title ?? tier?.title ?? null;
     return {
+      product,
       kit,
       includes,
       purchased,
-      includedIn: purchased ? null : (bundle?.title ?? null),
+      includedIn: purchased ? null : coveredBy,
       baseCents,
       upgradeReason,
-      creditCents: kit.priceCents - baseCents,
+      creditCents: product.priceCents - baseCents,
       creditedItems: credited.map((l) => l.itemId),
       discountCents: 0,
-      toPay: !purchased && !bundle,
+      toPay: !purchased && coveredBy === null,
     };
   });
   const code = codeText ? await usableCode(deps.db, codeText, user?.id ?? null, deps.timeZone) : null;
@@ -136,13 +180,13 @@ const finalCents = (line: PricedLine) => line.baseCents - line.discountCents;
 /** The answer's lines, sums and code; `order_id` and `email` are the caller's. */
 function cartAnswer(lines: PricedLine[], code: DiscountCode | null): Omit<CartResponse, 'order_id' | 'email'> {
   const items: CartItem[] = lines.map((l) => ({
-    id: l.kit.id,
-    title: l.kit.title,
+    id: l.product.id,
+    title: l.product.title,
     spot: l.kit.spot,
-    price: centsToDollars(l.purchased ? l.kit.priceCents : finalCents(l)),
+    price: centsToDollars(l.purchased ? l.product.priceCents : finalCents(l)),
     purchased: l.purchased,
-    paddle_id: l.kit.paddlePriceId,
-    original_price: centsToDollars(l.kit.priceCents),
+    paddle_id: l.product.paddlePriceId,
+    original_price: centsToDollars(l.product.priceCents),
     upgrade: l.upgradeReason ? { price: centsToDollars(l.baseCents), reason: l.upgradeReason } : null,
     included_in: l.includedIn,
     thumbnail_url: l.kit.details.screenshots[0]?.thumbnail_url ?? null,
@@ -159,7 +203,7 @@ function cartAnswer(lines: PricedLine[], code: DiscountCode | null): Omit<CartRe
           paddle_discount_id: code.paddleDiscountId,
         }
       : null,
-    subtotal: centsToDollars(totalCents(lines.map((l) => l.kit.priceCents))),
+    subtotal: centsToDollars(totalCents(lines.map((l) => l.product.priceCents))),
     total: centsToDollars(totalCents(lines.filter((l) => l.toPay).map(finalCents))),
   };
 }
@@ -198,7 +242,7 @@ export async function checkOutCart(
   const toPay = lines.filter((l) => l.toPay);
   if (toPay.length === 0) return { ...answer, order_id: null, email };
   const itemsKey = toPay
-    .map((l) => l.kit.id)
+    .map((l) => l.product.id)
     .sort((a, b) => a - b)
     .join(',');
   const total = totalCents(toPay.map(finalCents));
@@ -236,11 +280,13 @@ export async function checkOutCart(
       toPay.map((l) => ({
         orderId: order!.id,
         kitId: l.kit.id,
-        title: l.kit.title,
+        title: l.product.title,
         priceCents: finalCents(l),
         listPriceCents: l.baseCents,
         includes: l.includes.map((k) => k.id),
-        paddlePriceId: l.kit.paddlePriceId,
+        paddlePriceId: l.product.paddlePriceId,
+        licenceId: l.product.licence?.id ?? null,
+        seats: l.product.seats,
         creditCents: l.creditCents,
         creditedItems: l.creditedItems,
       })),
@@ -248,7 +294,7 @@ export async function checkOutCart(
     await holdCheckoutCode(tx, order!.id, user.id);
     return { id: order!.id, publicId, transactionId: null as string | null };
   });
-  const upgraded = toPay.some((l) => l.baseCents !== l.kit.priceCents);
+  const upgraded = toPay.some((l) => l.baseCents !== l.product.priceCents);
   const transactionId =
     deps.paddle && upgraded ? (opened.transactionId ?? (await openPaddleTransaction(deps, opened, toPay, code))) : null;
   return { ...answer, order_id: opened.publicId, email, transaction_id: transactionId };
@@ -272,11 +318,11 @@ async function openPaddleTransaction(
       orderId: order.publicId,
       discountId: code?.paddleDiscountId,
       items: toPay.map((l) =>
-        l.baseCents === l.kit.priceCents
-          ? { priceId: l.kit.paddlePriceId }
+        l.baseCents === l.product.priceCents
+          ? { priceId: l.product.paddlePriceId }
           : {
-              name: l.kit.title,
-              description: `${l.kit.title}, upgrade price`,
+              name: l.product.title,
+              description: `${l.product.title}, upgrade price`,
               unitPriceCents: l.baseCents,
               kitId: l.kit.id,
             },
@@ -299,7 +345,7 @@ async function openPaddleTransaction(
       return current!.id!;
     }
     for (const [i, line] of toPay.entries())
-      if (line.baseCents !== line.kit.priceCents)
+      if (line.baseCents !== line.product.priceCents)
         await tx
           .update(orderItems)
           .set({ paddlePriceId: created.priceIds[i]! })

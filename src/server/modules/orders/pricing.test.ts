@@ -36,3 +36,13 @@ describe('upgradePriceCents', () => {
     expect(upgradePriceCents(9900, 0, 19900)).toBe(9900);
   });
 });
+
+describe('upgradePriceCents for a licence tier', () => {
+  it('charges an owner of Solo the tier price less what Solo cost them, never below the kit floor', () => {
+    // Team 399.00 for an owner of Solo bought at 149.00, with and without a floor.
+    expect(upgradePriceCents(39900, 14900, null)).toBe(25000);
+    expect(upgradePriceCents(39900, 14900, 29900)).toBe(29900);
+    // A Solo bought with a code counts what was paid, not the list price.
+    expect(upgradePriceCents(39900, 7450, null)).toBe(32450);
+  });
+});

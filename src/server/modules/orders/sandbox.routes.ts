@@ -68,10 +68,11 @@ export function registerSandboxRoutes(
         `${withdrawn.map((i) => i.title).join(', ')} is no longer for sale. Reload the checkout page.`,
       );
     // A stale order (another tab paid for some of its kits meanwhile) would charge for them twice.
+    // A licence tier adds seats to a kit its buyer may own already (an upgrade from Solo).
     const owned = await ownedKitIds(
       db,
       user.id,
-      found.items.map((i) => i.kitId),
+      found.items.filter((i) => i.licenceId === null).map((i) => i.kitId),
     );
     if (owned.size > 0)
       throw new AppError(

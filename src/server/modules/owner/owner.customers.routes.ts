@@ -16,6 +16,7 @@ import { failedRepositoryJobs } from '../github/github.service.ts';
 import { changeCustomerGrant, downloadsOf, holdingsOf } from '../library/library.owner.service.ts';
 import { issueLicenceKeys } from '../licences/licences.service.ts';
 import { buyerTotals, ordersOfBuyer, paidLinesOf } from '../orders/orders.owner.service.ts';
+import { seatOrdersOf, teamsOf } from '../orders/seats.owner.service.ts';
 import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
@@ -55,15 +56,18 @@ export function registerCustomerRoutes(
   async function customerDetail(id: number): Promise<OwnerCustomerDetail> {
     const account = await accountOf(db, id);
     if (!account) throw new AppError('not_found', `No customer ${id}.`);
-    const [totals, holdings, paid, downloads, orderList, kits, repositoryFailures] = await Promise.all([
-      buyerTotals(db, [id]),
-      holdingsOf(db, id),
-      paidLinesOf(db, id),
-      downloadsOf(db, id),
-      ordersOfBuyer(db, id),
-      allKits(db),
-      failedRepositoryJobs(db, id),
-    ]);
+    const [totals, holdings, paid, downloads, orderList, kits, repositoryFailures, teams, seatOrders] =
+      await Promise.all([
+        buyerTotals(db, [id]),
+        holdingsOf(db, id),
+        paidLinesOf(db, id),
+        downloadsOf(db, id),
+        ordersOfBuyer(db, id),
+        allKits(db),
+        failedRepositoryJobs(db, id),
+        teamsOf(db, { buyerId: id }),
+        seatOrdersOf(db, id),
+      ]);
     const titles = new Map(kits.map((k) => [k.id, k.title]));
     const covered = new Set<number>();
     const owned: OwnerCustomerDetail['kits'] = [];
@@ -87,21 +91,24 @@ export function registerCustomerRoutes(
         granted_at: iso(grant.granted_at)!,
       });
     }
-    // Kits owned from before grants were recorded apart (a manual entitlement).
-    for (const e of holdings.owned.filter((o) => !covered.has(o.kit_id)))
+    // Kits owned from before grants were recorded apart (a manual entitlement), and seats of Team licences.
+    for (const e of holdings.owned.filter((o) => !covered.has(o.kit_id))) {
+      const seatOrder = seatOrders.get(e.source);
       owned.push({
         kit_id: e.kit_id,
         title: titles.get(e.kit_id) ?? '',
-        source: e.source === 'grant' ? 'grant' : 'order',
-        order_id: e.source === 'grant' ? null : e.source,
+        source: seatOrder ? 'seat' : e.source === 'grant' ? 'grant' : 'order',
+        order_id: seatOrder ?? (e.source === 'grant' ? null : e.source),
         granted_at: iso(e.granted_at)!,
       });
+    }
     owned.sort((a, b) => a.granted_at.localeCompare(b.granted_at) || a.kit_id - b.kit_id);
     return {
       ...customerAnswer(account, totals.get(id)),
       kits: owned,
       downloads: downloads.map((d) => ({ ...d, at: iso(d.at)! })),
       order_list: orderList.map((o) => ({ ...o, created_at: iso(o.created_at)! })),
+      teams,
       repository_failures: repositoryFailures.map((f) => ({
         action: f.action,
         repository: f.repository,

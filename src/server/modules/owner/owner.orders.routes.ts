@@ -21,7 +21,8 @@ import {
   queueReceiptAgain,
 } from '../orders/orders.owner.service.ts';
 import { type RefundCall, refundOrder, upgradesCrediting } from '../orders/refunds.service.ts';
-import { decodeCursor, iso, nextCursor, type OwnerOf } from './owner.params.ts';
+import { freeSeat, teamsOf } from '../orders/seats.owner.service.ts';
+import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 function orderAnswer(row: OwnerOrderRow, buyer: { email: string; name: string } | undefined): OwnerOrder {
@@ -59,6 +60,8 @@ export function registerOwnerOrderRoutes(
     refundCall: RefundCall;
     /** Paddle approves a refund later (the answer says it was requested); the sandbox refunds at once. */
     refundsApprovedLater: boolean;
+    /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
+    githubQueued?: () => void;
   },
 ): void {
   const { db, ownerOf } = deps;
@@ -67,7 +70,7 @@ export function registerOwnerOrderRoutes(
     const row = await findOrder(db, publicId);
     if (!row) throw new AppError('not_found', `No order ${publicId.slice(0, 80)}.`);
     const lines = row.lines ?? [];
-    const [buyers, events, mails, discount, upgrades] = await Promise.all([
+    const [buyers, events, mails, discount, upgrades, teams] = await Promise.all([
       accountsByIds(db, [row.user_id]),
       paymentEventsOf(db, row.transaction_id),
       mailsAbout(db, row.public_id),
@@ -77,10 +80,12 @@ export function registerOwnerOrderRoutes(
         row.user_id,
         lines.map((l) => l.id),
       ),
+      lines.some((l) => l.seats > 1) ? teamsOf(db, { orderPublicId: row.public_id }) : [],
     ]);
     return {
       ...orderAnswer(row, buyers.get(row.user_id)),
       discount,
+      teams,
       upgrades: upgrades.map((u) => ({
         order_id: u.order_id,
         title: u.title,
@@ -137,6 +142,23 @@ export function registerOwnerOrderRoutes(
     );
     const detail = await orderDetail(publicId);
     return later ? { ...detail, refund_requested: true } : detail;
+  });
+
+  // An owner frees a seat of a Team licence: a member loses access, an invitation stops working.
+  scope.post('/seats/:id/free', async (request) => {
+    const id = idParam(request, 'seat');
+    const owner = ownerOf(request);
+    const { orderId, jobs } = await db.transaction(async (tx) => {
+      const freed = await freeSeat(tx, id);
+      await recordActivity(tx, owner, {
+        action: 'free seat',
+        target: `order ${freed.orderId}`,
+        detail: `${freed.seat.status === 'active' ? 'member' : 'invitation'} ${freed.seat.email}`,
+      });
+      return freed;
+    });
+    if (jobs > 0) deps.githubQueued?.();
+    return orderDetail(orderId);
   });
 
   scope.post('/orders/:id/resend', async (request) => {

@@ -85,6 +85,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         mailQueued: deps.mailQueued,
         refundCall,
         refundsApprovedLater: paddle,
+        githubQueued: deps.githubQueued,
       });
       registerCustomerRoutes(scope, {
         db,

@@ -219,3 +219,5 @@ export const useLicenceAction = () =>
   useAdminAction(({ id, action }: { id: number; action: LicenceAction }) =>
     apiPost<OwnerLicence>(`/api/admin/licences/${id}/${action}`),
   );
+export const useFreeSeat = () =>
+  useAdminAction((seatId: number) => apiPost<OwnerOrderDetail>(`/api/admin/seats/${seatId}/free`));

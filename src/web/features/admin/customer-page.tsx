@@ -4,6 +4,7 @@ import { useCustomer, useKits } from './admin-api.ts';
 import { type GrantChange, GrantDialog } from './customer-grant-dialog.tsx';
 import { CustomerFacts, CustomerHistory, OwnedKits, SignOutEverywhere } from './customer-parts.tsx';
 import { recordId } from './format.ts';
+import { TeamSeats } from './team-seats.tsx';
 import { PageHeader, QueryState } from './ui.tsx';
 
 export default function CustomerPage() {
@@ -32,6 +33,7 @@ export default function CustomerPage() {
         <>
           <CustomerFacts customer={data} />
           <OwnedKits kits={data.kits} onRevoke={(kit) => setChange({ action: 'revoke', ...kit })} />
+          <TeamSeats teams={data.teams} />
           <CustomerHistory customer={data} titleOf={titleOf} />
           <GrantDialog customer={data} kits={kits.data} change={change} onClose={() => setChange(null)} />
         </>

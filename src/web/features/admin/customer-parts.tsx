@@ -73,7 +73,11 @@ export function OwnedKits({
           {
             header: 'How',
             cell: (kit) =>
-              kit.source === 'order' && kit.order_id ? (
+              kit.source === 'seat' && kit.order_id ? (
+                <>
+                  Seat of order <OrderLink id={kit.order_id} />
+                </>
+              ) : kit.source === 'order' && kit.order_id ? (
                 <>
                   Order <OrderLink id={kit.order_id} />
                 </>
@@ -84,16 +88,18 @@ export function OwnedKits({
           {
             header: null,
             className: 'text-end',
-            cell: (kit) => (
-              <button
-                type="button"
-                className="btn btn-sm btn-outline-danger"
-                aria-label={`Revoke ${kit.title}`}
-                onClick={() => onRevoke({ kitId: kit.kit_id, title: kit.title })}
-              >
-                Revoke
-              </button>
-            ),
+            // A seat is freed on its Team order's page, not revoked here.
+            cell: (kit) =>
+              kit.source !== 'seat' && (
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-danger"
+                  aria-label={`Revoke ${kit.title}`}
+                  onClick={() => onRevoke({ kitId: kit.kit_id, title: kit.title })}
+                >
+                  Revoke
+                </button>
+              ),
           },
         ]}
       />

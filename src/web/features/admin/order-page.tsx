@@ -5,6 +5,7 @@ import { recordId } from './format.ts';
 import { OrderLicences } from './order-licences.tsx';
 import { OrderFacts, OrderHistory, OrderLines, ResendDialog } from './order-parts.tsx';
 import { RefundDialog, type RefundStart } from './order-refund-dialog.tsx';
+import { TeamSeats } from './team-seats.tsx';
 import { PageHeader, QueryState } from './ui.tsx';
 
 export default function OrderPage() {
@@ -58,6 +59,7 @@ export default function OrderPage() {
           <OrderFacts order={data} />
           <OrderLines lines={data.lines} onRefundLine={refundable ? (kitId) => setRefundStart({ kitId }) : undefined} />
           <OrderLicences orderId={data.id} />
+          <TeamSeats teams={data.teams} />
           <OrderHistory order={data} />
           <RefundDialog
             order={data}

@@ -17,6 +17,7 @@ import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { BundleContents } from './bundle-contents.tsx';
 import { useKit } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
+import { LicenceChoice } from './licence-choice.tsx';
 import { PurchaseFacts } from './purchase-facts.tsx';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
 import { Section } from './section.tsx';
@@ -71,7 +72,9 @@ function HeroShot({ kit }: { kit: KitProduct }) {
   );
 }
 
-function Hero({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
+type Choice = { chosen: number; onChoose: (id: number) => void };
+
+function Hero({ kit, onBuy, choice }: { kit: KitProduct; onBuy: () => void; choice: Choice }) {
   const withShot = kit.details.screenshots.length > 0;
   return (
     <section className="product-hero">
@@ -81,6 +84,7 @@ function Hero({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
             <h1 className="product-title">{kit.title}</h1>
             <p className="product-spot">{kit.spot}</p>
             <HeroPrice kit={kit} />
+            <LicenceChoice licences={kit.licenses ?? []} {...choice} />
             <div className="hero-actions">
               <button type="button" className="btn btn-primary btn-lg hero-buy" onClick={onBuy}>
                 <Icon name="cart" size={18} /> Add to Cart
@@ -203,13 +207,17 @@ function Product({ kit }: { kit: KitProduct }) {
   const addToCart = useAddToCart();
   const navigate = useNavigate();
   const { details } = kit;
+  // Solo (the kit's own id) until the buyer picks another tier.
+  const [chosen, setChosen] = useState(kit.id);
+  const licence = kit.licenses?.find((l) => l.id === chosen);
+  const tier = licence && licence.id !== kit.id ? licence : undefined;
   const buyNow = () => {
-    addToCart(kit.id);
+    addToCart(chosen);
     navigate('/cart');
   };
   return (
     <article className="product">
-      <Hero kit={kit} onBuy={buyNow} />
+      <Hero kit={kit} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
 
       <BundleContents kit={kit} />
 
@@ -306,10 +314,11 @@ function Product({ kit }: { kit: KitProduct }) {
               Get {kit.title}
             </h2>
             <p className="mb-0 closing-price">
+              {tier && <span className="closing-licence">{tier.name} licence</span>}
               <span className="price" data-testid="price">
-                {formatPrice(kit.price)}
+                {formatPrice(tier ? tier.price : kit.price)}
               </span>
-              {kit.discounted_from !== null && (
+              {!tier && kit.discounted_from !== null && (
                 <del className="old-price" data-testid="old-price">
                   {formatPrice(kit.discounted_from)}
                 </del>

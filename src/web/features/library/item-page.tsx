@@ -16,6 +16,7 @@ import { CloneInstructions } from './github-access.tsx';
 import { KitChangelog } from './kit-changelog.tsx';
 import { LicenceKeySection } from './licence-key-section.tsx';
 import { LicenceText } from './licence-text.tsx';
+import { SeatsSection } from './seats-section.tsx';
 
 export const fetchItemDetail = (sefId: string) =>
   apiPost<ItemDetail>(`/api/item/${encodeURIComponent(sefId)}`, { details: true });
@@ -224,6 +225,7 @@ export function ItemPage() {
           <div className="col-12 col-lg-9">
             {item.repository && <CloneInstructions repository={item.repository} sefId={sefId} />}
             <LicenceKeySection sefId={sefId} />
+            <SeatsSection sefId={sefId} />
             <HtmlContent html={item.setup} className="prose item-setup" />
             <KitChangelog sefId={sefId} />
             <LicenceSummary />
