@@ -43,11 +43,14 @@ export const discountCodes = pgTable(
   (t) => [uniqueIndex('discount_codes_code_key').on(t.codeKey)],
 );
 
-/** A company buying: what its invoice names (the address's country is an ISO 3166-1 alpha-2 code). */
+/** A company buying: what its invoice names (`country` is an ISO 3166-1 alpha-2 code). */
 export type OrderBusiness = {
   company_name: string;
   vat_id: string | null;
-  address: { country: string; line1: string | null; city: string | null; postal_code: string | null };
+  country: string;
+  address_line: string | null;
+  city: string | null;
+  postal_code: string | null;
 };
 
 /** An order at checkout; its lines copy what was sold (title, price, price id) at that time. */

@@ -11,6 +11,7 @@ import { sandboxTransactionCompleted } from '../../integrations/payments/sandbox
 import { verifyPaddleSignature } from '../../integrations/payments/signature.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { createPaymentEventQueue } from './fulfilment.service.ts';
+import { registerInvoiceRoutes } from './invoices.routes.ts';
 import { checkOutCart, findBuyerOrder, priceCart } from './orders.service.ts';
 
 export type OrdersDeps = {
@@ -60,6 +61,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
       })),
     };
   });
+
+  registerInvoiceRoutes(app, deps);
 
   // Paddle calls this: no CSRF token, the signature on the raw body is the proof.
   const paymentEvents = createPaymentEventQueue(deps);

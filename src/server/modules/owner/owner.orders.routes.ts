@@ -13,6 +13,8 @@ import type { MailContext } from '../../integrations/mail/templates.ts';
 import { accountsByIds, accountsMatchingSql } from '../accounts/accounts.owner.service.ts';
 import { kitIdsMatching } from '../catalog/catalog.owner.service.ts';
 import { orderDiscount } from '../orders/discounts.service.ts';
+import { type InvoiceDeps, sendOrderDocument } from '../orders/invoices.routes.ts';
+import { findInvoicedOrder } from '../orders/invoices.service.ts';
 import {
   findOrder,
   listOrders,
@@ -59,6 +61,8 @@ export function registerOwnerOrderRoutes(
     refundCall: RefundCall;
     /** Paddle approves a refund later (the answer says it was requested); the sandbox refunds at once. */
     refundsApprovedLater: boolean;
+    /** The orders' invoices and credit notes, as their buyers get them. */
+    invoices: InvoiceDeps;
   },
 ): void {
   const { db, ownerOf } = deps;
@@ -114,6 +118,21 @@ export function registerOwnerOrderRoutes(
   });
 
   scope.get('/orders/:id', async (request) => orderDetail((request.params as { id: string }).id));
+
+  async function invoicedOrder(publicId: string) {
+    const order = await findInvoicedOrder(db, publicId);
+    if (!order) throw new AppError('not_found', `No paid order ${publicId.slice(0, 80)}.`);
+    return order;
+  }
+
+  scope.get('/orders/:id/invoice', { compress: false }, async (request, reply) =>
+    sendOrderDocument(reply, deps.invoices, await invoicedOrder((request.params as { id: string }).id)),
+  );
+
+  scope.get('/orders/:id/credit-notes/:adjustment_id', { compress: false }, async (request, reply) => {
+    const params = request.params as { id: string; adjustment_id: string };
+    return sendOrderDocument(reply, deps.invoices, await invoicedOrder(params.id), params.adjustment_id.slice(0, 100));
+  });
 
   scope.post('/orders/:id/refund', async (request): Promise<OwnerOrderDetail> => {
     const publicId = (request.params as { id: string }).id;

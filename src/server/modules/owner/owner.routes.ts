@@ -76,6 +76,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         mailQueued: deps.mailQueued,
         refundCall,
         refundsApprovedLater: paddle,
+        invoices: { db, config },
       });
       registerCustomerRoutes(scope, {
         db,
