@@ -155,7 +155,7 @@ export async function documentUrl(
   const answer = await callPaddle<{ url?: string }>(api, 'GET', `${path}?disposition=attachment`, undefined, fetchImpl);
   const url = answer.data?.url;
   if (!answer.ok || !url || !/^https?:\/\//.test(url))
-    throw new PaddleApiError(`Paddle could not give the document (${answer.status}): ${answer.reason}`, answer.status);
+    throw new PaddleApiError(`Paddle answered ${answer.status}: ${answer.reason}`, answer.status);
   return url;
 }
 
