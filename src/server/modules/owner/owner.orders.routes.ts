@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { centsToDollars } from '../../../common/money.ts';
 import {
+  OrdersExportQuerySchema,
   OrdersQuerySchema,
   type OwnerOrder,
   type OwnerOrderDetail,
@@ -10,11 +12,13 @@ import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { mailsAbout } from '../../integrations/mail/outbox.ts';
 import type { MailContext } from '../../integrations/mail/templates.ts';
+import { addDays } from '../../lib/days.ts';
 import { accountsByIds, accountsMatchingSql } from '../accounts/accounts.owner.service.ts';
 import { kitIdsMatching } from '../catalog/catalog.owner.service.ts';
 import { orderDiscount } from '../orders/discounts.service.ts';
 import { type InvoiceDeps, sendOrderDocument } from '../orders/invoices.routes.ts';
 import { findInvoicedOrder } from '../orders/invoices.service.ts';
+import { ordersCsv } from '../orders/orders.export.ts';
 import {
   findOrder,
   listOrders,
@@ -115,6 +119,17 @@ export function registerOwnerOrderRoutes(
       items: rows.map((r) => orderAnswer(r, buyers.get(r.user_id))),
       next_cursor: nextCursor(rows, input.limit),
     };
+  });
+
+  // Streamed page by page as the owner's connection takes it; not compressed on the fly (a rare
+  // download, where brotli would cost more than it saves).
+  scope.get('/orders.csv', { compress: false }, async (request, reply) => {
+    const { from, to } = parseInput(OrdersExportQuerySchema, request.query);
+    const rows = ordersCsv(db, (ids) => accountsByIds(db, ids), from, addDays(to, 1));
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="orders-${from}-to-${to}.csv"`)
+      .send(Readable.from(rows));
   });
 
   scope.get('/orders/:id', async (request) => orderDetail((request.params as { id: string }).id));
