@@ -103,11 +103,10 @@ describe('the accounting export', () => {
     expect((await owner.post(`/api/admin/orders/${both.orderId}/refund`, { reason: 'All' })).statusCode).toBe(200);
     const day = today();
     const read = async (pageRows?: number) => {
-      let text = '';
-      const pages: number[] = [];
+      const chunks: string[] = [];
       for await (const chunk of ordersCsv(t.db, (ids) => accountsByIds(t.db, ids), day, '2999-01-01', pageRows))
-        pages.push(chunk.length), (text += chunk);
-      return { text, chunks: pages.length };
+        chunks.push(chunk);
+      return { text: chunks.join(''), chunks: chunks.length };
     };
     const whole = await read();
     const paged = await read(1);
