@@ -3,7 +3,7 @@ import { type Client, createClient, sandboxPay, signedInClient } from '../../../
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { today } from '../../lib/days.ts';
 import { accountsByIds } from '../accounts/accounts.owner.service.ts';
-import { EXPORT_COLUMNS, ordersCsv } from '../orders/orders.export.ts';
+import { EXPORT_COLUMNS, ordersCsv } from '../orders/orders.export.service.ts';
 
 let t: TestApp;
 let owner: Client;

@@ -16,9 +16,9 @@ import { addDays } from '../../lib/days.ts';
 import { accountsByIds, accountsMatchingSql } from '../accounts/accounts.owner.service.ts';
 import { kitIdsMatching } from '../catalog/catalog.owner.service.ts';
 import { orderDiscount } from '../orders/discounts.service.ts';
-import { type InvoiceDeps, sendOrderDocument } from '../orders/invoices.routes.ts';
+import { type InvoiceDeps, sendOrderDocument } from '../orders/documents.service.ts';
 import { findInvoicedOrder } from '../orders/invoices.service.ts';
-import { ordersCsv } from '../orders/orders.export.ts';
+import { ordersCsv } from '../orders/orders.export.service.ts';
 import {
   findOrder,
   listOrders,
