@@ -142,7 +142,7 @@ test('a buyer gets invoices for two orders, adds business details once, and a re
 
   // The owner's accounting export holds both orders and the refund.
   await ownerPage.goto('/admin/orders');
-  const csv = await downloaded(await download(console, ownerPage.getByRole('link', { name: 'Export CSV' })), false);
+  const csv = await downloaded(await download(ownerPage, ownerPage.getByRole('link', { name: 'Export CSV' })), false);
   const lines = csv.trimEnd().split('\r\n');
   expect(lines[0]).toBe(
     'date,order_number,buyer_email,country,company,vat_id,kits,net,discount,tax,gross,currency,transaction_id,status',

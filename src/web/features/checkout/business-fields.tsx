@@ -14,6 +14,14 @@ export type BusinessForm = {
 };
 export type BusinessErrors = Partial<Record<keyof BusinessForm, string>>;
 
+/** The messages left once a field changed (a country's change may make the VAT ID right, too). */
+export const errorsAfterChange = (errors: BusinessErrors, changed: keyof BusinessForm): BusinessErrors => {
+  const rest: BusinessErrors = { ...errors };
+  delete rest[changed];
+  if (changed === 'country') delete rest.vat_id;
+  return rest;
+};
+
 export const EMPTY_BUSINESS: BusinessForm = {
   company_name: '',
   vat_id: '',
@@ -113,7 +121,8 @@ export function BusinessFields({
   idPrefix: string;
   value: BusinessForm;
   errors: BusinessErrors;
-  onChange: (next: BusinessForm) => void;
+  /** The form with one field changed: that field's message no longer applies. */
+  onChange: (next: BusinessForm, changed: keyof BusinessForm) => void;
   disabled?: boolean;
 }) {
   const id = (field: keyof BusinessForm) => `${idPrefix}-${field.replace('_', '-')}`;
@@ -126,7 +135,7 @@ export function BusinessFields({
       aria-invalid={errors[field] ? true : undefined}
       aria-describedby={described}
       disabled={disabled}
-      onChange={(event) => onChange({ ...value, [field]: event.target.value })}
+      onChange={(event) => onChange({ ...value, [field]: event.target.value }, field)}
     />
   );
   const vatHint =
@@ -164,7 +173,7 @@ export function BusinessFields({
                 aria-describedby={described}
                 aria-required
                 disabled={disabled}
-                onChange={(event) => onChange({ ...value, country: event.target.value })}
+                onChange={(event) => onChange({ ...value, country: event.target.value }, 'country')}
               >
                 <option value="">Choose the country…</option>
                 {countryOptions().map((option) => (

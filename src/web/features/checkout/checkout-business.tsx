@@ -6,6 +6,7 @@ import {
   businessPayload,
   checkBusinessForm,
   EMPTY_BUSINESS,
+  errorsAfterChange,
   fieldError,
 } from './business-fields.tsx';
 import { saveBusinessDetails } from './orders-api.ts';
@@ -92,7 +93,9 @@ export function CheckoutBusinessSection({
               value={choice.form}
               errors={choice.errors}
               disabled={busy}
-              onChange={(form) => onChange({ ...choice, form })}
+              onChange={(form, changed) =>
+                onChange({ ...choice, form, errors: errorsAfterChange(choice.errors, changed) })
+              }
             />
           </div>
         )}

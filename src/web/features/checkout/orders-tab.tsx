@@ -13,6 +13,7 @@ import {
   businessPayload,
   checkBusinessForm,
   EMPTY_BUSINESS,
+  errorsAfterChange,
   fieldError,
 } from './business-fields.tsx';
 import { type BuyerOrder, saveBusinessDetails, useBuyerOrders } from './orders-api.ts';
@@ -70,7 +71,16 @@ function BusinessDialog({ order, onClose, onSaved }: { order: BuyerOrder; onClos
               {problem}
             </div>
           )}
-          <BusinessFields idPrefix="order-business" value={form} errors={errors} onChange={setForm} disabled={busy} />
+          <BusinessFields
+            idPrefix="order-business"
+            value={form}
+            errors={errors}
+            disabled={busy}
+            onChange={(next, changed) => {
+              setForm(next);
+              setErrors((current) => errorsAfterChange(current, changed));
+            }}
+          />
         </Modal.Body>
         <Modal.Footer>
           <button type="button" className="btn btn-outline-secondary" onClick={onClose} disabled={busy}>
