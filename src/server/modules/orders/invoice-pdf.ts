@@ -70,9 +70,13 @@ export function renderInvoicePdf(PDFDocument: typeof PDFKitDocument, doc: Invoic
   pdf.save();
   pdf.rotate(-35, { origin: [pdf.page.width / 2, pdf.page.height / 2] });
   pdf
-    .fontSize(44)
+    .fontSize(40)
     .fillColor('#c62828', 0.18)
-    .text(TEST_PAYMENT_NOTE.toUpperCase(), 0, pdf.page.height / 2 - 30, { width: pdf.page.width, align: 'center' });
+    .text(TEST_PAYMENT_NOTE.toUpperCase(), -100, pdf.page.height / 2 - 20, {
+      width: pdf.page.width + 200,
+      align: 'center',
+      lineBreak: false,
+    });
   pdf.restore();
   pdf.fillColor('#111111', 1);
 
