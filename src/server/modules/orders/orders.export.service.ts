@@ -65,6 +65,12 @@ const dollars = (cents: number): CsvNumber => ({ number: (cents / 100).toFixed(2
 /** PostgreSQL's timestamptz text (`2026-11-29 04:21:04.123456+00`) as ISO 8601 in UTC, to the second. */
 const isoSecond = (at: string) => `${new Date(at).toISOString().slice(0, 19)}Z`;
 
+/** A read started ahead: if the download ends first, its failure (a closed pool) is nobody's to report. */
+function ahead<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
+}
+
 async function orderPage(
   db: Reader,
   from: string,
@@ -125,9 +131,16 @@ export async function* ordersCsv(
   pageRows = EXPORT_PAGE_ROWS,
 ) {
   yield csvLine([...EXPORT_COLUMNS]);
-  let afterOrder: { at: string; id: number } | null = null;
-  for (;;) {
-    const rows = await orderPage(db, from, toExclusive, afterOrder, pageRows);
+  // The next page is asked for as soon as this one has arrived, so the database reads it while this
+  // one is written out: at most two pages are held.
+  let next: Promise<OrderRow[]> | null = ahead(orderPage(db, from, toExclusive, null, pageRows));
+  while (next) {
+    const rows: OrderRow[] = await next;
+    const last = rows[rows.length - 1];
+    next =
+      last && rows.length === pageRows
+        ? ahead(orderPage(db, from, toExclusive, { at: last.at, id: last.id }, pageRows))
+        : null;
     if (rows.length === 0) break;
     const emails = await emailsOf([...new Set(rows.map((r) => r.user_id))]);
     let chunk = '';
@@ -149,9 +162,6 @@ export async function* ordersCsv(
       ]);
     }
     yield chunk;
-    const last = rows[rows.length - 1]!;
-    afterOrder = { at: last.at, id: last.id };
-    if (rows.length < pageRows) break;
   }
 
   // Refund rows: the lines of one adjustment of one order are gathered into one row. They share the
