@@ -131,18 +131,21 @@ export async function* ordersCsv(
   pageRows = EXPORT_PAGE_ROWS,
 ) {
   yield csvLine([...EXPORT_COLUMNS]);
-  // The next page is asked for as soon as this one has arrived, so the database reads it while this
-  // one is written out: at most two pages are held.
-  let next: Promise<OrderRow[]> | null = ahead(orderPage(db, from, toExclusive, null, pageRows));
+  // Each page's buyers are looked up as soon as the page arrives, and the next page is asked for
+  // then too: the database reads it while this one's e-mails come and its rows are written out. At
+  // most two pages are held.
+  const fetchPage = async (after: { at: string; id: number } | null) => {
+    const rows = await orderPage(db, from, toExclusive, after, pageRows);
+    return { rows, emails: ahead(emailsOf([...new Set(rows.map((r) => r.user_id))])) };
+  };
+  let next: Promise<{ rows: OrderRow[]; emails: ReturnType<EmailsOf> }> | null = ahead(fetchPage(null));
   while (next) {
-    const rows: OrderRow[] = await next;
+    const page: { rows: OrderRow[]; emails: ReturnType<EmailsOf> } = await next;
+    const { rows } = page;
     const last = rows[rows.length - 1];
-    next =
-      last && rows.length === pageRows
-        ? ahead(orderPage(db, from, toExclusive, { at: last.at, id: last.id }, pageRows))
-        : null;
+    next = last && rows.length === pageRows ? ahead(fetchPage({ at: last.at, id: last.id })) : null;
     if (rows.length === 0) break;
-    const emails = await emailsOf([...new Set(rows.map((r) => r.user_id))]);
+    const emails = await page.emails;
     let chunk = '';
     for (const r of rows) {
       const tax = r.tax_cents === null ? 0 : Number(r.tax_cents);
