@@ -169,6 +169,21 @@ describe('the buyer’s orders', () => {
     const order = (await client.get('/api/orders')).json().items[0];
     expect(order.business).toMatchObject({ company_name: 'Hopper & Co', vat_id: 'GB123456789', country: 'GB' });
     expect(order.can_add_business).toBe(false);
+    // Paid, the details stay: they are on its invoice.
+    expect((await client.post(`/api/orders/${cart.order_id}/business/clear`)).statusCode).toBe(409);
+  });
+
+  it('takes details off an order still at checkout when the buyer turns the switch off', async () => {
+    const { client } = await signedInClient(t.app, t.pool);
+    const cart = (await client.post('/api/cart', { products: [kits[0]!.id], checkout: true })).json();
+    const body = { company_name: 'Short-lived Ltd', country: 'US' };
+    expect((await client.post(`/api/orders/${cart.order_id}/business`, body)).statusCode).toBe(200);
+    const { client: stranger } = await signedInClient(t.app, t.pool);
+    expect((await stranger.post(`/api/orders/${cart.order_id}/business/clear`)).statusCode).toBe(404);
+    expect((await client.post(`/api/orders/${cart.order_id}/business/clear`)).statusCode).toBe(200);
+    expect((await sandboxPay(client, cart.order_id)).statusCode).toBe(200);
+    const order = (await client.get('/api/orders')).json().items[0];
+    expect(order).toMatchObject({ business: null, can_add_business: true });
   });
 
   it('issues a credit note with its own number for a refund', async () => {

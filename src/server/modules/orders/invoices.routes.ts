@@ -10,7 +10,13 @@ import { AppError, parseInput } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import { PaddleApiError, reviseTransaction } from '../../integrations/payments/paddle-api.ts';
 import { creditNotePath, type InvoiceDeps, invoicePath, sendOrderDocument } from './documents.service.ts';
-import { buyerInvoicedOrders, type DocumentOrder, findInvoicedOrder, saveBusinessDetails } from './invoices.service.ts';
+import {
+  buyerInvoicedOrders,
+  clearPendingBusiness,
+  type DocumentOrder,
+  findInvoicedOrder,
+  saveBusinessDetails,
+} from './invoices.service.ts';
 
 const isoTime = (value: string | Date) => new Date(value).toISOString();
 
@@ -91,5 +97,13 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: InvoiceDeps): 
       }
     });
     return { ok: true, business: details, after_payment: saved.afterPayment };
+  });
+
+  // The checkout's switch turned off after details were kept: the order is no business purchase.
+  app.post('/api/orders/:order_id/business/clear', async (request) => {
+    const user = await requireUser(request);
+    const { order_id } = parseInput(OrderParamsSchema, request.params, 'not_found');
+    await clearPendingBusiness(db, order_id, user.id);
+    return { ok: true };
   });
 }

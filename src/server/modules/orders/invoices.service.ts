@@ -149,3 +149,14 @@ export async function saveBusinessDetails(
   await db.execute(sql`UPDATE orders SET business = ${JSON.stringify(business)}::jsonb WHERE id = ${order.id}`);
   return { afterPayment: true };
 }
+
+/** Takes the business details off a pending order (the checkout's switch turned off before paying). */
+export async function clearPendingBusiness(db: Reader, publicId: string, userId: number): Promise<void> {
+  const { rows } = await db.execute<{ status: string }>(sql`
+    SELECT status FROM orders WHERE public_id = ${publicId} AND user_id = ${userId}`);
+  if (!rows[0]) throw new AppError('not_found', 'We could not find that order.');
+  if (rows[0].status !== 'pending')
+    throw new AppError('conflict', 'A paid order keeps its business details: they go on its invoice.');
+  await db.execute(sql`UPDATE orders SET business = NULL
+                        WHERE public_id = ${publicId} AND user_id = ${userId} AND status = 'pending'`);
+}

@@ -9,11 +9,18 @@ import {
   errorsAfterChange,
   fieldError,
 } from './business-fields.tsx';
-import { saveBusinessDetails } from './orders-api.ts';
+import { clearBusinessDetails, saveBusinessDetails } from './orders-api.ts';
 import type { CheckoutBusiness as PaymentBusiness } from './payments/index.ts';
 
 /** The checkout's `Buying for a business`: off, or the company's details as typed and their messages. */
-export type BusinessChoice = { on: boolean; form: BusinessForm; errors: BusinessErrors; problem: string | null };
+export type BusinessChoice = {
+  on: boolean;
+  form: BusinessForm;
+  errors: BusinessErrors;
+  problem: string | null;
+  /** The order the details were kept on, so that turning the switch off takes them off again. */
+  keptOn?: string;
+};
 export const NO_BUSINESS: BusinessChoice = { on: false, form: EMPTY_BUSINESS, errors: {}, problem: null };
 
 /**
@@ -24,8 +31,17 @@ export const NO_BUSINESS: BusinessChoice = { on: false, form: EMPTY_BUSINESS, er
 export async function prepareBusiness(
   orderId: string,
   choice: BusinessChoice,
-): Promise<{ ok: true; business?: PaymentBusiness } | { ok: false; choice: BusinessChoice }> {
-  if (!choice.on) return { ok: true };
+): Promise<{ ok: true; business?: PaymentBusiness; choice: BusinessChoice } | { ok: false; choice: BusinessChoice }> {
+  if (!choice.on) {
+    if (choice.keptOn !== orderId) return { ok: true, choice };
+    try {
+      await clearBusinessDetails(orderId);
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : 'Network error. Please try again.';
+      return { ok: false, choice: { ...choice, problem: message } };
+    }
+    return { ok: true, choice: { ...choice, keptOn: undefined } };
+  }
   const errors = checkBusinessForm(choice.form);
   if (Object.keys(errors).length > 0) return { ok: false, choice: { ...choice, errors, problem: null } };
   const payload = businessPayload(choice.form);
@@ -38,6 +54,7 @@ export async function prepareBusiness(
   }
   return {
     ok: true,
+    choice: { ...choice, keptOn: orderId },
     business: {
       name: payload.company_name,
       taxIdentifier: payload.vat_id ?? null,
@@ -81,13 +98,13 @@ export function CheckoutBusinessSection({
         <p className="small text-body-secondary mb-0 mt-1">
           Your invoice then names your company, its VAT ID and address.
         </p>
+        {choice.problem && (
+          <div className="alert alert-warning mt-3 mb-0" role="alert">
+            {choice.problem}
+          </div>
+        )}
         {choice.on && (
           <div id="checkout-business-fields" className="mt-3">
-            {choice.problem && (
-              <div className="alert alert-warning" role="alert">
-                {choice.problem}
-              </div>
-            )}
             <BusinessFields
               idPrefix="checkout-business"
               value={choice.form}

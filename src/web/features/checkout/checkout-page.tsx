@@ -473,10 +473,8 @@ export function CheckoutPage() {
     if (total <= 0 || !cart.order_id || preparing) return;
     setPreparing(true);
     const prepared = await prepareBusiness(cart.order_id, business).finally(() => setPreparing(false));
-    if (!prepared.ok) {
-      setBusiness(prepared.choice);
-      return;
-    }
+    setBusiness(prepared.choice);
+    if (!prepared.ok) return;
     // Exactly the contract's `{order_id, total}` in session storage.
     saveSnapshot({ order_id: cart.order_id, total, ...(cart.discount ? { coupon: cart.discount.code } : {}) });
     setPaying({ payment: { cart, total, business: prepared.business }, frameFailed: false });

@@ -12,3 +12,7 @@ export const saveBusinessDetails = (orderId: string, details: BusinessDetailsInp
   apiPost<{ ok: true }>(`/api/orders/${encodeURIComponent(orderId)}/business`, details);
 
 export type { BuyerOrder };
+
+/** Takes business details off an order still at checkout. */
+export const clearBusinessDetails = (orderId: string) =>
+  apiPost<{ ok: true }>(`/api/orders/${encodeURIComponent(orderId)}/business/clear`);
