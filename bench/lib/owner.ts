@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { hashPassword } from '../../src/server/modules/accounts/passwords.ts';
 import { seedDemoSales } from '../../src/server/seed.ts';
@@ -15,7 +16,71 @@ const REQUESTS_PER_CALL = 400;
 const PASSWORD = 'bench-owner-password-not-common-7';
 
 export type OwnerCallFigure = { call: string; p50Ms: number; p99Ms: number; maxMs: number; failures: number };
-export type OwnerFigures = { seedMs: number; coldSummaryMs: number; calls: OwnerCallFigure[] };
+/** The accounting export of every seeded order: time, rows and the server's memory growth while it streamed. */
+export type ExportFigure = { ms: number; rows: number; megabytes: number; rssGrowthMb: number | null; status: number };
+export type OwnerFigures = {
+  seedMs: number;
+  coldSummaryMs: number;
+  calls: OwnerCallFigure[];
+  export: ExportFigure;
+};
+
+/** The issue's bound for exporting the seeded orders. */
+export const EXPORT_TARGET_MS = 10_000;
+
+/** Resident memory of a process in MB (Linux), or null where /proc cannot tell. */
+function rssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `GET /api/admin/orders.csv` over every seeded day, read as a spreadsheet download would be: the
+ * time to the last byte, the rows, and how far the server's resident memory rose above where it
+ * started (sampled every 50 ms), which stays flat when the export streams page by page.
+ */
+async function measureExport(
+  baseUrl: string,
+  session: { cookie: string; csrf: string },
+  serverPid: number | undefined,
+): Promise<ExportFigure> {
+  const from = day(-600);
+  const before = rssMb(serverPid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    const now = rssMb(serverPid);
+    if (now !== null && (peak === null || now > peak)) peak = now;
+  }, 50);
+  const started = performance.now();
+  let rows = 0;
+  let bytes = 0;
+  let status = 0;
+  try {
+    const res = await fetch(`${baseUrl}/api/admin/orders.csv?from=${from}&to=${day(0)}`, {
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+    });
+    status = res.status;
+    for await (const chunk of res.body ?? []) {
+      const text = Buffer.from(chunk as Uint8Array);
+      bytes += text.length;
+      for (let i = text.indexOf(10); i !== -1; i = text.indexOf(10, i + 1)) rows++;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  return {
+    ms: performance.now() - started,
+    rows: Math.max(0, rows - 1),
+    megabytes: bytes / 1e6,
+    rssGrowthMb: before !== null && peak !== null ? peak - before : null,
+    status,
+  };
+}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -28,6 +93,7 @@ export async function measureOwnerConsole(
   baseUrl: string,
   databaseUrl: string,
   log: (line: string) => void = () => {},
+  serverPid?: number,
 ): Promise<OwnerFigures> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const emails: string[] = [];
@@ -153,5 +219,10 @@ export async function measureOwnerConsole(
     );
     figures.push(figure);
   }
-  return { seedMs, coldSummaryMs, calls: figures };
+  const exported = await measureExport(baseUrl, sessions[0]!, serverPid);
+  log(
+    `  orders.csv, every order       ${(exported.ms / 1000).toFixed(2)} s, ${exported.rows} rows, ${exported.megabytes.toFixed(1)} MB` +
+      (exported.rssGrowthMb === null ? '' : `, server memory +${exported.rssGrowthMb.toFixed(0)} MB`),
+  );
+  return { seedMs, coldSummaryMs, calls: figures, export: exported };
 }

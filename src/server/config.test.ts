@@ -47,6 +47,22 @@ describe('loadConfig', () => {
       );
   });
 
+  it('names the seller of the shop’s own invoices: the shop by default, the address split into lines', () => {
+    expect(loadConfig({}).seller).toEqual({ name: 'Kitshop', address: [], taxId: null });
+    expect(
+      loadConfig({
+        SELLER_NAME: 'Starter Kits Ltd',
+        SELLER_ADDRESS: '1 Market Street; Dublin D01 X2Y3\\nIreland',
+        SELLER_TAX_ID: 'IE1234567WA',
+      }).seller,
+    ).toEqual({
+      name: 'Starter Kits Ltd',
+      address: ['1 Market Street', 'Dublin D01 X2Y3', 'Ireland'],
+      taxId: 'IE1234567WA',
+    });
+    expect(() => loadConfig({ SELLER_TAX_ID: 'x'.repeat(41) })).toThrow(/SELLER_TAX_ID: at most 40 characters/);
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { RETENTION_DAYS } from '../common/constants.ts';
 import { normaliseBasePath } from '../common/paths.ts';
 import { isTimeZone } from '../common/shop-days.ts';
+import { SITE_NAME } from '../common/site.ts';
 
 /** Empty strings count as unset, as in a `.env` file with `NAME=`. */
 const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -60,6 +61,9 @@ const EnvSchema = z.object({
     isTimeZone,
     'must be an IANA time zone such as UTC, Europe/Berlin or America/New_York',
   ),
+  SELLER_NAME: withDefault(SITE_NAME).pipe(z.string().max(200, 'at most 200 characters')),
+  SELLER_ADDRESS: optional.pipe(z.string().max(500, 'at most 500 characters').optional()),
+  SELLER_TAX_ID: optional.pipe(z.string().max(40, 'at most 40 characters').optional()),
   LOG_LEVEL: withDefault('info').pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
 
@@ -163,6 +167,15 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     /** How often expired counters, sessions and links are deleted (one instance at a time). */
     housekeepingIntervalMs: 60_000,
     logLevel: env.LOG_LEVEL,
+    /** The seller the shop's own (sandbox) invoices and credit notes name; the address's lines split at `\n` or `;`. */
+    seller: {
+      name: env.SELLER_NAME,
+      address: (env.SELLER_ADDRESS ?? '')
+        .split(/\\n|\n|;/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+      taxId: env.SELLER_TAX_ID ?? null,
+    },
     /**
      * Socket limits, so slow or silent clients cannot hold connections open forever. A request
      * (headers and body, at most 1 MB) must arrive within 30 s; the answer is not limited, so a large

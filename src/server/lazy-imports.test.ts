@@ -14,6 +14,7 @@ const LOADED_ON_FIRST_USE = [
   'openid-client', // Google sign-in
   '@octokit/rest', // GitHub delivery
   'prom-client', // METRICS_TOKEN set
+  'pdfkit', // the first sandbox invoice
 ];
 
 const serverDir = import.meta.dirname;

@@ -197,6 +197,10 @@ try {
   await startApp('owner', port + 2, '/', urls.kitshop_e2e_owner!, {
     PUBLIC_URL: `http://127.0.0.1:${port + 2}`,
     SMTP_URL: smtp.url,
+    // The seller its sandbox invoices name (tests/e2e/invoices.spec.ts).
+    SELLER_NAME: 'Kitshop Test Sales Ltd',
+    SELLER_ADDRESS: '1 Market Street; Dublin D01 X2Y3; Ireland',
+    SELLER_TAX_ID: 'IE1234567WA',
   });
   console.log('e2e stack ready');
 } catch (error) {

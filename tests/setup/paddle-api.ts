@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for the parts of Paddle Billing's API the server calls: `POST /adjustments`
- * (refunds from the owner console) and `POST /transactions` (upgrade prices). It checks the API
+ * (refunds from the owner console), `POST /transactions` (upgrade prices), `GET
+ * /transactions/{id}/invoice` and `GET /adjustments/{id}/credit-note` (a PDF link, `disposition`
+ * `attachment` or `inline`), and `POST /transactions/{id}/revise` (business details, once per
+ * transaction: a second revision answers Paddle's `transaction_revised_limit_reached`). It checks the API
  * key and the documented request shape (400 `bad_request` otherwise), records every request, and
  * answers as Paddle does.
  */
@@ -97,9 +100,31 @@ function transactionAnswer(b: Record<string, unknown>) {
 /** `until`: the answer waits for it, so a test can look at the shop while Paddle is being asked. */
 type RefundAnswer = { status: number; body: unknown; until?: Promise<void> };
 
+/** A revision's body: `customer.name`, `business.name`/`tax_identifier`, `address` lines, nothing else. */
+function revisionShapeOk(b: Record<string, unknown>) {
+  const allowed = (value: unknown, keys: string[]) =>
+    value === undefined ||
+    (isObject(value) &&
+      Object.keys(value).length > 0 &&
+      Object.entries(value).every(([k, v]) => keys.includes(k) && (v === null || typeof v === 'string')));
+  return (
+    Object.keys(b).length > 0 &&
+    Object.keys(b).every((k) => ['customer', 'business', 'address'].includes(k)) &&
+    allowed(b.customer, ['name']) &&
+    allowed(b.business, ['name', 'tax_identifier']) &&
+    allowed(b.address, ['first_line', 'second_line', 'city', 'region'])
+  );
+}
+
+const DOCUMENT = /^\/(transactions\/(txn_[a-z0-9]+)\/invoice|adjustments\/(adj_[a-z0-9]+)\/credit-note)(\?.*)?$/;
+const REVISE = /^\/transactions\/(txn_[a-z0-9]+)\/revise$/;
+
 export async function startPaddleApi(apiKey: string) {
   const seen: SeenRequest[] = [];
   let refundAnswer: RefundAnswer = { status: 201, body: {} };
+  const revised = new Set<string>();
+  /** Transactions Paddle does not know (a 404 `entity_not_found`). */
+  const unknown = new Set<string>();
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
     let body: unknown = null;
@@ -123,6 +148,35 @@ export async function startPaddleApi(apiKey: string) {
       if (!json || !transactionShapeOk(body as Record<string, unknown>)) return send(res, 400, badShape);
       return send(res, 201, transactionAnswer(body as Record<string, unknown>));
     }
+    const document = req.method === 'GET' ? DOCUMENT.exec(req.url ?? '') : null;
+    if (document) {
+      const id = document[2] ?? document[3]!;
+      const disposition = new URLSearchParams(document[4]?.slice(1) ?? '').get('disposition') ?? 'attachment';
+      if (!['attachment', 'inline'].includes(disposition)) return send(res, 400, badShape);
+      if (unknown.has(id))
+        return send(res, 404, {
+          error: { type: 'request_error', code: 'entity_not_found', detail: `Entity ${id} not found` },
+        });
+      return send(res, 200, {
+        data: { url: `https://sandbox-invoice.paddle.test/${id}.pdf?disposition=${disposition}&token=${id.slice(4)}` },
+        meta: { request_id: 'stand-in' },
+      });
+    }
+    const revise = req.method === 'POST' ? REVISE.exec(req.url ?? '') : null;
+    if (revise) {
+      const id = revise[1]!;
+      if (!json || !revisionShapeOk(body as Record<string, unknown>)) return send(res, 400, badShape);
+      if (revised.has(id))
+        return send(res, 400, {
+          error: {
+            type: 'request_error',
+            code: 'transaction_revised_limit_reached',
+            detail: "You can't revise an already revised transaction",
+          },
+        });
+      revised.add(id);
+      return send(res, 200, { data: { id, status: 'completed', revised_at: new Date().toISOString() } });
+    }
     return send(res, 404, { error: { type: 'request_error', code: 'not_found', detail: 'No such endpoint' } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -132,6 +186,14 @@ export async function startPaddleApi(apiKey: string) {
     /** What the next refunds answer (after their shape passed), once `until` has settled. */
     answerRefunds(answer: RefundAnswer) {
       refundAnswer = answer;
+    },
+    /** Marks a transaction revised already (as if in Paddle's dashboard). */
+    markRevised(transactionId: string) {
+      revised.add(transactionId);
+    },
+    /** Makes Paddle answer 404 for this transaction's or adjustment's document. */
+    forget(id: string) {
+      unknown.add(id);
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isCountryCode } from '../countries.ts';
+import { checkVatId } from '../vat.ts';
 
 /** `POST /api/cart`: the ids in the local cart; `checkout: true` on the checkout page. */
 export const CartRequestSchema = z.object({
@@ -75,3 +77,63 @@ export const OrderResponseSchema = z.object({
   items: z.array(z.object({ id: z.number().int(), title: z.string(), refunded: z.number().optional() })),
 });
 export type OrderResponse = z.output<typeof OrderResponseSchema>;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `At most ${max} characters.`)
+    .nullish()
+    .transform((v) => v || null);
+
+/**
+ * Business details for an order's invoice (`POST /api/orders/{order_id}/business`): the company, its
+ * VAT ID (checked for its country's format and kept normalised) and its address, whose country is
+ * required.
+ */
+export const BusinessDetailsSchema = z
+  .object({
+    company_name: z.string().trim().min(1, 'Enter the company name.').max(200, 'At most 200 characters.'),
+    vat_id: optionalText(40),
+    country: z
+      .string({ error: 'Choose the country.' })
+      .trim()
+      .toUpperCase()
+      .refine(isCountryCode, 'Choose the country.'),
+    address_line: optionalText(200),
+    city: optionalText(100),
+    postal_code: optionalText(20),
+  })
+  .transform((value, ctx) => {
+    if (!value.vat_id) return value;
+    const checked = checkVatId(value.vat_id, value.country);
+    if (!checked.ok) {
+      ctx.addIssue({ code: 'custom', path: ['vat_id'], message: checked.message });
+      return z.NEVER;
+    }
+    return { ...value, vat_id: checked.value };
+  });
+export type BusinessDetailsInput = z.input<typeof BusinessDetailsSchema>;
+export type BusinessDetails = z.output<typeof BusinessDetailsSchema>;
+
+/** A document of an order: its invoice, or a refund's credit note, fetched at `url` (under the base path). */
+export type OrderDocumentLink = { url: string; date: string; amount: number };
+
+/** `GET /api/orders`: the buyer's paid and refunded orders, newest first. */
+export type BuyerOrder = {
+  order_id: string;
+  /** When it was paid (ISO 8601). */
+  date: string;
+  status: 'paid' | 'partially_refunded' | 'refunded';
+  currency: string;
+  /** What was paid, in dollars; each kit with its price before and after a code. */
+  total: number;
+  discount: number;
+  kits: { id: number; title: string; price: number; list_price: number }[];
+  business: BusinessDetails | null;
+  /** Business details can be added (once, after paying) while the order has none. */
+  can_add_business: boolean;
+  invoice_url: string;
+  credit_notes: OrderDocumentLink[];
+};
+export type BuyerOrdersResponse = { items: BuyerOrder[] };

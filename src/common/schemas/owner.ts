@@ -35,6 +35,11 @@ export const OrdersQuerySchema = z.object({
   cursor: Cursor,
   limit: Limit(100, 25),
 });
+/** `GET /api/admin/orders.csv`: the accounting export of [from, to], UTC days, both included. */
+export const OrdersExportQuerySchema = z
+  .object({ from: Day, to: Day })
+  .refine((range) => range.from <= range.to, { message: 'must not be before from', path: ['to'] });
+
 export const CustomersQuerySchema = z.object({ query: Text, cursor: Cursor, limit: Limit(100, 25) });
 export const PageQuerySchema = z.object({ cursor: Cursor, limit: Limit(500, 50) });
 export const SubscribersQuerySchema = z.object({ query: Text, cursor: Cursor, limit: Limit(500, 50) });

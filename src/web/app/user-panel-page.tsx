@@ -2,6 +2,7 @@ import './user-panel-page.scss';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ProfileTab } from '../features/accounts/profile-tab.tsx';
+import { OrdersTab } from '../features/checkout/orders-tab.tsx';
 import { PurchasesTab } from '../features/library/purchases-tab.tsx';
 import { useScreenTitleAndPageView } from '../lib/page-view.ts';
 import { setReturnPath } from '../lib/return-path.ts';
@@ -9,15 +10,16 @@ import { useCurrentUser } from './session.ts';
 
 const TABS = [
   { id: 'purchases', label: 'Purchases' },
+  { id: 'orders', label: 'Orders' },
   { id: 'profile', label: 'Profile' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
-const tabFrom = (value: string | null): TabId => (value === 'profile' ? 'profile' : 'purchases');
+const tabFrom = (value: string | null): TabId => TABS.find((tab) => tab.id === value)?.id ?? 'purchases';
 
 /**
- * The signed-in user's panel: Purchases (default) and Profile tabs, `?tab=profile` opens the
- * second. A signed-out visitor goes to login, which brings them back here afterwards.
+ * The signed-in user's panel: Purchases (default), Orders and Profile tabs; `?tab=orders` and
+ * `?tab=profile` open the others. A signed-out visitor goes to login, which brings them back here afterwards.
  */
 export function UserPanelPage() {
   const user = useCurrentUser();
@@ -107,7 +109,14 @@ export function UserPanelPage() {
             className="user-panel-pane"
             hidden={tab.id !== active}
           >
-            {tab.id === active && (tab.id === 'purchases' ? <PurchasesTab key={user.id} /> : <ProfileTab />)}
+            {tab.id === active &&
+              (tab.id === 'purchases' ? (
+                <PurchasesTab key={user.id} />
+              ) : tab.id === 'orders' ? (
+                <OrdersTab key={user.id} />
+              ) : (
+                <ProfileTab />
+              ))}
           </div>
         ))}
       </div>

@@ -43,6 +43,16 @@ export const discountCodes = pgTable(
   (t) => [uniqueIndex('discount_codes_code_key').on(t.codeKey)],
 );
 
+/** A company buying: what its invoice names (`country` is an ISO 3166-1 alpha-2 code). */
+export type OrderBusiness = {
+  company_name: string;
+  vat_id: string | null;
+  country: string;
+  address_line: string | null;
+  city: string | null;
+  postal_code: string | null;
+};
+
 /** An order at checkout; its lines copy what was sold (title, price, price id) at that time. */
 export const orders = pgTable(
   'orders',
@@ -74,6 +84,10 @@ export const orders = pgTable(
      * another refund of the order waits for its answer. Cleared once the provider has answered.
      */
     refundReservedAt: timestamptz('refund_reserved_at'),
+    /** The buyer's business (company, VAT ID, address) for the invoice: given at checkout or added once after. */
+    business: jsonb('business').$type<OrderBusiness>(),
+    /** When the buyer added business details after paying (once per order; with Paddle, its revision). */
+    businessAddedAt: timestamptz('business_added_at'),
     createdAt: createdAt(),
     paidAt: timestamptz('paid_at'),
   },
@@ -86,7 +100,7 @@ export const orders = pgTable(
     index('orders_created_idx').on(t.createdAt, t.id, t.userId),
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
     index('orders_user_created_idx').on(t.userId, t.createdAt),
-    index('orders_paid_at_idx').on(t.paidAt).where(sql`${t.paidAt} IS NOT NULL`),
+    index('orders_paid_at_idx').on(t.paidAt, t.id).where(sql`${t.paidAt} IS NOT NULL`),
     // A code's holds (its limit counts the recent ones at checkout).
     index('orders_code_hold_idx')
       .on(t.discountCodeId, t.codeHeldAt)
@@ -252,5 +266,38 @@ export const teamSeats = pgTable(
     index('team_seats_item_idx').on(t.orderItemId),
     index('team_seats_user_idx').on(t.userId),
     uniqueIndex('team_seats_token_key').on(t.tokenHash),
+  ],
+);
+
+/**
+ * The last number given in each series of the shop's own documents (`invoice`, `credit_note`): taken
+ * with the row locked in the transaction that issues the document, so numbers run without gaps and
+ * none is given twice.
+ */
+export const documentCounters = pgTable('document_counters', {
+  series: text('series', { enum: ['invoice', 'credit_note'] }).primaryKey(),
+  last: integer('last').notNull(),
+});
+
+/**
+ * The invoices and credit notes the shop issued for sandbox orders, each with its number, once: an
+ * order's invoice when first asked for, a credit note for each refund (the provider's adjustment).
+ */
+export const orderDocuments = pgTable(
+  'order_documents',
+  {
+    id: serial('id').primaryKey(),
+    series: text('series', { enum: ['invoice', 'credit_note'] }).notNull(),
+    number: integer('number').notNull(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** A credit note's refund (`adj_...`); '' for the invoice. */
+    adjustmentId: text('adjustment_id').notNull().default(''),
+    issuedAt: timestamptz('issued_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('order_documents_series_number_key').on(t.series, t.number),
+    uniqueIndex('order_documents_order_key').on(t.orderId, t.series, t.adjustmentId),
   ],
 );

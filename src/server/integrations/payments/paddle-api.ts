@@ -1,5 +1,6 @@
 /**
- * Paddle Billing's API, for the calls the server makes itself (refunds). Requests carry
+ * Paddle Billing's API, for the calls the server makes itself (refunds, upgrade transactions,
+ * invoices and their revisions). Requests carry
  * `Authorization: Bearer PADDLE_API_KEY` and go to PADDLE_API_URL (Paddle's by environment).
  */
 
@@ -17,17 +18,27 @@ type PaddleApi = { apiUrl: string; apiKey: string | undefined };
 type PaddleAnswer<T> = { data?: T; error?: { detail?: string; code?: string } } | null;
 
 /** One authenticated JSON POST to Paddle's API: its status and its parsed body (null when not JSON). */
-async function postToPaddle<T>(api: PaddleApi, path: string, payload: object, fetchImpl: typeof fetch) {
+const postToPaddle = <T>(api: PaddleApi, path: string, payload: object, fetchImpl: typeof fetch) =>
+  callPaddle<T>(api, 'POST', path, payload, fetchImpl);
+
+/** One authenticated call to Paddle's API (a JSON body for POST): its status and its parsed body. */
+async function callPaddle<T>(
+  api: PaddleApi,
+  method: 'GET' | 'POST',
+  path: string,
+  payload: object | undefined,
+  fetchImpl: typeof fetch,
+) {
   let response: Response;
   try {
     response = await fetchImpl(`${api.apiUrl}${path}`, {
-      method: 'POST',
+      method,
       headers: {
         authorization: `Bearer ${api.apiKey}`,
-        'content-type': 'application/json',
+        ...(payload ? { 'content-type': 'application/json' } : {}),
         accept: 'application/json',
       },
-      body: JSON.stringify(payload),
+      body: payload ? JSON.stringify(payload) : undefined,
       // Paddle's API answers where it is asked; a redirect would carry the API key elsewhere.
       redirect: 'error',
       signal: AbortSignal.timeout(15_000),
@@ -124,4 +135,64 @@ export async function createTransaction(
   if (!answer.ok || !answer.data?.id || priceIds.length !== items.length || priceIds.some((id) => !id))
     throw new PaddleApiError(`Paddle refused the transaction (${answer.status}): ${answer.reason}`, answer.status);
   return { transactionId: answer.data.id, priceIds };
+}
+
+/**
+ * A short-lived link to the PDF Paddle issued for a transaction (`GET /transactions/{id}/invoice`),
+ * or to a refund's credit note (`GET /adjustments/{id}/credit-note`): `disposition=attachment` has
+ * the browser download it. The link expires, so it is fetched for each request and never kept.
+ */
+export async function documentUrl(
+  api: PaddleApi,
+  document: { transactionId: string } | { adjustmentId: string },
+  fetchImpl: typeof fetch = fetch,
+): Promise<string> {
+  if (!api.apiKey) throw new PaddleApiError('PADDLE_API_KEY is not set: Paddle’s invoices cannot be fetched.');
+  const path =
+    'transactionId' in document
+      ? `/transactions/${encodeURIComponent(document.transactionId)}/invoice`
+      : `/adjustments/${encodeURIComponent(document.adjustmentId)}/credit-note`;
+  const answer = await callPaddle<{ url?: string }>(api, 'GET', `${path}?disposition=attachment`, undefined, fetchImpl);
+  const url = answer.data?.url;
+  if (!answer.ok || !url || !/^https?:\/\//.test(url))
+    throw new PaddleApiError(`Paddle answered ${answer.status}: ${answer.reason}`, answer.status);
+  return url;
+}
+
+/** What a revision adds to a paid transaction: Paddle's `customer`, `business` and `address` (no country). */
+export type TransactionRevision = {
+  customerName?: string;
+  business: { name: string; taxIdentifier?: string };
+  address?: { firstLine?: string; city?: string };
+};
+
+/**
+ * Revises a billed or completed transaction's customer details (`POST /transactions/{id}/revise`),
+ * which Paddle allows once: its refusal (`transaction_revised_limit_reached` and the like) is thrown
+ * with Paddle's own words.
+ */
+export async function reviseTransaction(
+  api: PaddleApi,
+  transactionId: string,
+  revision: TransactionRevision,
+  fetchImpl: typeof fetch = fetch,
+): Promise<void> {
+  if (!api.apiKey) throw new PaddleApiError('PADDLE_API_KEY is not set: transactions cannot be revised.');
+  const address = Object.fromEntries(
+    Object.entries({ first_line: revision.address?.firstLine, city: revision.address?.city }).filter(([, v]) => v),
+  );
+  const answer = await postToPaddle<{ id?: string }>(
+    api,
+    `/transactions/${encodeURIComponent(transactionId)}/revise`,
+    {
+      ...(revision.customerName ? { customer: { name: revision.customerName } } : {}),
+      business: {
+        name: revision.business.name,
+        ...(revision.business.taxIdentifier ? { tax_identifier: revision.business.taxIdentifier } : {}),
+      },
+      ...(Object.keys(address).length > 0 ? { address } : {}),
+    },
+    fetchImpl,
+  );
+  if (!answer.ok) throw new PaddleApiError(`Paddle refused the revision: ${answer.reason}`, answer.status);
 }

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { OwnerMessage } from '../../../common/schemas/owner.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { containsPattern } from '../../lib/search.ts';
+import { csvCell } from '../../lib/csv.ts';
 
 /** What the owner console reads and changes of messages and subscribers (only their own tables). */
 
@@ -61,14 +62,7 @@ export async function markAnswered(tx: Reader, id: number): Promise<OwnerMessage
   return rows[0]!;
 }
 
-/**
- * One CSV cell: quoted when it holds a separator, quote or line break; a leading = + - @ or control
- * character gets a ' first, so a spreadsheet never reads it as a formula (CSV injection).
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+export { csvCell };
 
 /**
  * The active subscribers as CSV lines, header first, oldest first, the time in ISO 8601 (UTC):

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { centsToDollars } from '../../../common/money.ts';
 import type { Reader } from '../../db/open.ts';
+import type { OrderBusiness } from '../../db/schema/orders.ts';
 
 /**
  * Orders' part of the privacy rights. An erased account's orders stay (accounting law keeps sales:
@@ -22,6 +23,8 @@ export async function ordersExport(db: Reader, userId: number) {
     created_at: string;
     paid_at: string | null;
     transaction_id: string | null;
+    /** The business the invoice names (company, VAT ID, address), when the buyer gave one. */
+    business: OrderBusiness | null;
     lines: {
       kit_id: number;
       title: string;
@@ -31,7 +34,7 @@ export async function ordersExport(db: Reader, userId: number) {
       upgrade_ended_at: string | null;
     }[];
   }>(sql`
-    SELECT o.public_id AS order_id, o.status, o.currency, o.total_cents, o.created_at, o.paid_at, o.transaction_id,
+    SELECT o.public_id AS order_id, o.status, o.currency, o.total_cents, o.created_at, o.paid_at, o.transaction_id, o.business,
            COALESCE((SELECT json_agg(json_build_object('kit_id', i.kit_id, 'title', i.title, 'price_cents', i.price_cents,
                      'refunded_cents', i.refunded_cents, 'refunded_at', i.refunded_at, 'upgrade_ended_at', i.lapsed_at)
                      ORDER BY i.id) FROM order_items i WHERE i.order_id = o.id), '[]') AS lines

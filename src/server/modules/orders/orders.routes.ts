@@ -12,6 +12,7 @@ import { verifyPaddleSignature } from '../../integrations/payments/signature.ts'
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import { createPaymentEventQueue } from './fulfilment.service.ts';
+import { registerInvoiceRoutes } from './invoices.routes.ts';
 import { checkOutCart, findBuyerOrder, priceCart } from './orders.service.ts';
 
 export type OrdersDeps = {
@@ -63,6 +64,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
       })),
     };
   });
+
+  registerInvoiceRoutes(app, deps);
 
   // Paddle calls this: no CSRF token, the signature on the raw body is the proof.
   const paymentEvents = createPaymentEventQueue(deps);

@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { centsToDollars } from '../../../common/money.ts';
 import {
+  OrdersExportQuerySchema,
   OrdersQuerySchema,
   type OwnerOrder,
   type OwnerOrderDetail,
@@ -10,9 +12,13 @@ import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
 import { mailsAbout } from '../../integrations/mail/outbox.ts';
 import type { MailContext } from '../../integrations/mail/templates.ts';
+import { addDays } from '../../lib/days.ts';
 import { accountsByIds, accountsMatchingSql } from '../accounts/accounts.owner.service.ts';
 import { kitIdsMatching } from '../catalog/catalog.owner.service.ts';
 import { orderDiscount } from '../orders/discounts.service.ts';
+import { type InvoiceDeps, sendOrderDocument } from '../orders/documents.service.ts';
+import { findInvoicedOrder } from '../orders/invoices.service.ts';
+import { ordersCsv } from '../orders/orders.export.service.ts';
 import {
   findOrder,
   listOrders,
@@ -62,6 +68,8 @@ export function registerOwnerOrderRoutes(
     refundsApprovedLater: boolean;
     /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
     githubQueued?: () => void;
+    /** The orders' invoices and credit notes, as their buyers get them. */
+    invoices: InvoiceDeps;
   },
 ): void {
   const { db, ownerOf } = deps;
@@ -118,7 +126,33 @@ export function registerOwnerOrderRoutes(
     };
   });
 
+  // Streamed page by page as the owner's connection takes it; not compressed on the fly (a rare
+  // download, where brotli would cost more than it saves).
+  scope.get('/orders.csv', { compress: false }, async (request, reply) => {
+    const { from, to } = parseInput(OrdersExportQuerySchema, request.query);
+    const rows = ordersCsv(db, (ids) => accountsByIds(db, ids), from, addDays(to, 1));
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="orders-${from}-to-${to}.csv"`)
+      .send(Readable.from(rows));
+  });
+
   scope.get('/orders/:id', async (request) => orderDetail((request.params as { id: string }).id));
+
+  async function invoicedOrder(publicId: string) {
+    const order = await findInvoicedOrder(db, publicId);
+    if (!order) throw new AppError('not_found', `No paid order ${publicId.slice(0, 80)}.`);
+    return order;
+  }
+
+  scope.get('/orders/:id/invoice', { compress: false }, async (request, reply) =>
+    sendOrderDocument(reply, deps.invoices, await invoicedOrder((request.params as { id: string }).id)),
+  );
+
+  scope.get('/orders/:id/credit-notes/:adjustment_id', { compress: false }, async (request, reply) => {
+    const params = request.params as { id: string; adjustment_id: string };
+    return sendOrderDocument(reply, deps.invoices, await invoicedOrder(params.id), params.adjustment_id.slice(0, 100));
+  });
 
   scope.post('/orders/:id/refund', async (request): Promise<OwnerOrderDetail> => {
     const publicId = (request.params as { id: string }).id;

@@ -86,6 +86,7 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         refundCall,
         refundsApprovedLater: paddle,
         githubQueued: deps.githubQueued,
+        invoices: { db, config },
       });
       registerCustomerRoutes(scope, {
         db,

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { appUrl } from '../../lib/initial-data.ts';
 import { useOrder } from './admin-api.ts';
 import { recordId } from './format.ts';
 import { OrderLicences } from './order-licences.tsx';
@@ -45,6 +46,15 @@ export default function OrderPage() {
             >
               Resend Receipt
             </button>
+            {data.paid_at && data.status !== 'flagged' && (
+              <a
+                className="btn btn-outline-secondary"
+                href={appUrl(`/api/admin/orders/${encodeURIComponent(data.id)}/invoice`)}
+                download
+              >
+                Invoice
+              </a>
+            )}
           </>
         )}
       </PageHeader>

@@ -3,6 +3,7 @@ import { SelectField } from '../../components/field.tsx';
 import { useOrders } from './admin-api.ts';
 import { moneyColumn, orderColumn, PagedTable, statusColumn } from './data-table.tsx';
 import { dateTime, ORDER_STATUSES, STATUS_LABELS } from './format.ts';
+import { OrdersExport } from './orders-export.tsx';
 import { SearchForm, useSetParam } from './search-form.tsx';
 import { PageHeader } from './ui.tsx';
 
@@ -14,7 +15,9 @@ export default function OrdersPage() {
 
   return (
     <>
-      <PageHeader title="Orders" />
+      <PageHeader title="Orders">
+        <OrdersExport />
+      </PageHeader>
       <SearchForm placeholder="Order id, e-mail, name or kit">
         <SelectField
           id="order-status"

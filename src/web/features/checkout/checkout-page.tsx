@@ -20,9 +20,10 @@ import { appUrl } from '../../lib/initial-data.ts';
 import { useScreenTitleAndPageView } from '../../lib/page-view.ts';
 import { clearPendingActivation, type PendingActivation, readPendingActivation } from '../../lib/pending-activation.ts';
 import { clearReturnPathIfAt, setReturnPath } from '../../lib/return-path.ts';
+import { type BusinessChoice, CheckoutBusinessSection, NO_BUSINESS, prepareBusiness } from './checkout-business.tsx';
 import { OrderKits, useOrderKits } from './order-kits.tsx';
 import { type OrderSnapshot, purchaseEventParams, readSnapshot, saveSnapshot, takeSnapshot } from './order-snapshot.ts';
-import { openPaymentFrame } from './payments/index.ts';
+import { openPaymentFrame, type CheckoutBusiness as PaymentBusiness } from './payments/index.ts';
 
 export const PURCHASED_NOTE = 'You already purchased this item and this item is excluded from order.';
 const FRAME_ID = 'checkout-frame';
@@ -260,7 +261,20 @@ function OrderDiscount({ cart, codeError }: { cart: CartResponse; codeError: str
 }
 
 /** The order's lines, total and the Make Payment button (disabled while there is nothing to pay). */
-function Order({ cart, codeError, onPay }: { cart: CartResponse; codeError: string | null; onPay: () => void }) {
+function Order({
+  cart,
+  codeError,
+  onPay,
+  business,
+  busy,
+}: {
+  cart: CartResponse;
+  codeError: string | null;
+  onPay: () => void;
+  /** `Buying for a business`, under the order's lines. */
+  business: ReactNode;
+  busy: boolean;
+}) {
   const total = checkoutTotal(cart.items);
   return (
     <div className="row g-4 align-items-start">
@@ -275,6 +289,7 @@ function Order({ cart, codeError, onPay }: { cart: CartResponse; codeError: stri
             </ul>
           </div>
         </div>
+        {business}
       </div>
       <div className="col-12 col-lg-4">
         <aside className="card checkout-card checkout-summary" aria-label="Payment">
@@ -284,7 +299,7 @@ function Order({ cart, codeError, onPay }: { cart: CartResponse; codeError: stri
             <button
               type="button"
               className="btn btn-primary btn-lg w-100"
-              disabled={total <= 0 || !cart.order_id}
+              disabled={total <= 0 || !cart.order_id || busy}
               onClick={onPay}
             >
               Make Payment
@@ -298,7 +313,7 @@ function Order({ cart, codeError, onPay }: { cart: CartResponse; codeError: stri
 }
 
 /** The order being paid: the frame's container, filled by the payment provider. */
-type Payment = { cart: CartResponse; total: number };
+type Payment = { cart: CartResponse; total: number; business?: PaymentBusiness };
 
 /** Where the checkout stands: every screen it can show, and what that screen needs. */
 type CheckoutStage =
@@ -395,6 +410,8 @@ export function CheckoutPage() {
   const order = useCheckoutOrder(success ? null : user);
   const [paying, setPaying] = useState<{ payment: Payment; frameFailed: boolean } | null>(null);
   const opened = useRef<Payment | null>(null);
+  const [business, setBusiness] = useState<BusinessChoice>(NO_BUSINESS);
+  const [preparing, setPreparing] = useState(false);
   const activation = useActivationNotice(user, order.query.data?.cart.email);
 
   const stage: CheckoutStage =
@@ -448,6 +465,7 @@ export function CheckoutPage() {
       orderId: payment.cart.order_id,
       discountId: payment.cart.discount?.paddle_discount_id ?? undefined,
       transactionId: payment.cart.transaction_id ?? undefined,
+      business: payment.business,
       successUrl: `${window.location.origin}${appUrl('/checkout?status=success')}`,
       container: FRAME_ID,
     }).catch((error: unknown) => {
@@ -456,12 +474,16 @@ export function CheckoutPage() {
     });
   }, [payment]);
 
-  const pay = (cart: CartResponse) => {
+  const pay = async (cart: CartResponse) => {
     const total = checkoutTotal(cart.items);
-    if (total <= 0 || !cart.order_id) return;
+    if (total <= 0 || !cart.order_id || preparing) return;
+    setPreparing(true);
+    const prepared = await prepareBusiness(cart.order_id, business).finally(() => setPreparing(false));
+    setBusiness(prepared.choice);
+    if (!prepared.ok) return;
     // Exactly the contract's `{order_id, total}` in session storage.
     saveSnapshot({ order_id: cart.order_id, total, ...(cart.discount ? { coupon: cart.discount.code } : {}) });
-    setPaying({ payment: { cart, total }, frameFailed: false });
+    setPaying({ payment: { cart, total, business: prepared.business }, frameFailed: false });
   };
 
   if (stage.kind === 'leaving-frame') return null;
@@ -494,7 +516,13 @@ export function CheckoutPage() {
         )}
         {stage.kind === 'empty' && <EmptyOrder />}
         {stage.kind === 'order' && (
-          <Order cart={stage.cart} codeError={stage.codeError} onPay={() => pay(stage.cart)} />
+          <Order
+            cart={stage.cart}
+            codeError={stage.codeError}
+            onPay={() => void pay(stage.cart)}
+            busy={preparing}
+            business={<CheckoutBusinessSection choice={business} onChange={setBusiness} busy={preparing} />}
+          />
         )}
       </div>
     </section>

@@ -5,6 +5,16 @@ import { openSandboxCheckout } from './sandbox.ts';
 /** One line of the order in the payment provider's terms: its price id, always quantity 1. */
 export type PaymentLineItem = { priceId: string; quantity: number };
 
+/** The company and address the checkout was told, in Paddle.js's terms. */
+export type CheckoutBusiness = {
+  name: string;
+  taxIdentifier: string | null;
+  countryCode: string;
+  postalCode: string | null;
+  city: string | null;
+  firstLine: string | null;
+};
+
 export type PaymentFrameRequest = {
   /** Each kit not purchased before, by the provider's price id (the cart line's `paddle_id`). */
   items: PaymentLineItem[];
@@ -18,6 +28,8 @@ export type PaymentFrameRequest = {
   discountId?: string;
   /** With Paddle: a transaction the server created (an upgrade price), opened by id instead of items. */
   transactionId?: string;
+  /** A business buying (the checkout's `Buying for a business`): Paddle's checkout fills its fields in. */
+  business?: CheckoutBusiness;
   /** The id of the element the inline frame goes into. */
   container: string;
 };

@@ -59,6 +59,34 @@ describe('Paddle inline checkout', () => {
     expect(opened.items).toBeUndefined();
   });
 
+  it('fills in the business and its address when the buyer buys for one', async () => {
+    const config = { provider: 'paddle', clientToken: 'live_abc', environment: 'production' } as const;
+    const request = { items: [{ priceId: 'pri_a', quantity: 1 }], orderId: 'ord_1', successUrl: 'x', container: 'c' };
+    const business = {
+      name: 'Analytical Engines GmbH',
+      taxIdentifier: 'DE123456789',
+      countryCode: 'DE',
+      postalCode: '10117',
+      city: 'Berlin',
+      firstLine: null,
+    };
+    await openPaddleCheckout({ ...request, email: 'ada@example.com', business }, config);
+    expect(open.mock.lastCall![0].customer).toEqual({
+      email: 'ada@example.com',
+      address: { countryCode: 'DE', postalCode: '10117', city: 'Berlin' },
+      business: { name: 'Analytical Engines GmbH', taxIdentifier: 'DE123456789' },
+    });
+    // Without a tax number Paddle.js takes no business: the address still goes.
+    await openPaddleCheckout(
+      { ...request, email: 'ada@example.com', business: { ...business, taxIdentifier: null } },
+      config,
+    );
+    expect(open.mock.lastCall![0].customer).toEqual({
+      email: 'ada@example.com',
+      address: { countryCode: 'DE', postalCode: '10117', city: 'Berlin' },
+    });
+  });
+
   it('refuses to open without a client token', async () => {
     await expect(
       openPaddleCheckout(

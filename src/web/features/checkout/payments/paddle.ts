@@ -1,6 +1,6 @@
-import type { Paddle } from '@paddle/paddle-js';
+import type { CheckoutCustomer, Paddle } from '@paddle/paddle-js';
 import type { PaymentConfig } from '../../../../common/page-data.ts';
-import type { PaymentFrameRequest } from './index.ts';
+import type { CheckoutBusiness, PaymentFrameRequest } from './index.ts';
 import { FRAME_HEIGHT_PX } from './sandbox.ts';
 
 let loading: Promise<Paddle> | null = null;
@@ -21,6 +21,28 @@ function loadPaddle(config: PaymentConfig): Promise<Paddle> {
   return loading;
 }
 
+/**
+ * The buyer for Paddle.js: the e-mail, and a business's address and company (Paddle.js takes a
+ * business only with its tax number; the company name then reaches Paddle's invoice).
+ */
+function paddleCustomer(email: string | null, business: CheckoutBusiness | undefined): CheckoutCustomer | undefined {
+  if (!email) return undefined;
+  if (!business) return { email };
+  const address = Object.fromEntries(
+    Object.entries({
+      countryCode: business.countryCode,
+      postalCode: business.postalCode,
+      city: business.city,
+      firstLine: business.firstLine,
+    }).filter(([, value]) => value),
+  );
+  return {
+    email,
+    address,
+    ...(business.taxIdentifier ? { business: { name: business.name, taxIdentifier: business.taxIdentifier } } : {}),
+  };
+}
+
 /** Paddle Billing's inline checkout inside the container, light theme, English, initial height 450. */
 export async function openPaddleCheckout(request: PaymentFrameRequest, config: PaymentConfig): Promise<void> {
   const paddle = await loadPaddle(config);
@@ -33,7 +55,7 @@ export async function openPaddleCheckout(request: PaymentFrameRequest, config: P
           customData: { order_id: request.orderId },
           ...(request.discountId ? { discountId: request.discountId } : {}),
         }),
-    ...(request.email ? { customer: { email: request.email } } : {}),
+    ...(request.email ? { customer: paddleCustomer(request.email, request.business) } : {}),
     settings: {
       displayMode: 'inline',
       frameTarget: request.container,
