@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -91,7 +92,8 @@ export function createLocalStorage(dataDir: string): Storage {
   const writeOnce = async (target: string, write: (temporary: string) => Promise<void>) => {
     if (await exists(target)) return;
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.tmp`;
+    // Its own name per write: two writes of one key at once (a double click) each rename a whole file.
+    const temporary = `${target}.${process.pid}.${randomUUID()}.tmp`;
     await write(temporary);
     await fs.rename(temporary, target);
   };
