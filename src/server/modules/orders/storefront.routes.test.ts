@@ -40,6 +40,7 @@ describe('GET /api/discount-codes/{code}', () => {
       const price = offer.prices.find((p: { id: number }) => p.id === kit.id);
       expect(price).toEqual({
         id: kit.id,
+        title: expect.any(String),
         price: Math.round(kit.price_cents * 0.8) / 100,
         original_price: kit.price_cents / 100,
       });
@@ -53,7 +54,12 @@ describe('GET /api/discount-codes/{code}', () => {
     const offer = (await visitor.get('/api/discount-codes/TENOFF')).json();
     expect(offer.kit_ids).toEqual([first!.id]);
     expect(offer.prices).toEqual([
-      { id: first!.id, price: (first!.price_cents - 1000) / 100, original_price: first!.price_cents / 100 },
+      {
+        id: first!.id,
+        title: expect.any(String),
+        price: (first!.price_cents - 1000) / 100,
+        original_price: first!.price_cents / 100,
+      },
     ]);
     const cart = (await visitor.post('/api/cart', { products: [first!.id], discount_code: 'TENOFF' })).json();
     expect(cart.items[0].price).toBe(offer.prices[0].price);

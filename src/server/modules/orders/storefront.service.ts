@@ -58,7 +58,12 @@ export async function codeOffer(
     if (!kit || (code.kitIds !== null && !code.kitIds.includes(kit.id))) return [];
     const [off = 0] = spreadDiscount([{ baseCents: kit.priceCents, eligible: true }], code);
     return [
-      { id: kit.id, price: centsToDollars(kit.priceCents - off), original_price: centsToDollars(kit.priceCents) },
+      {
+        id: kit.id,
+        title: kit.title,
+        price: centsToDollars(kit.priceCents - off),
+        original_price: centsToDollars(kit.priceCents),
+      },
     ];
   });
   return {

@@ -1,7 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { PAGE_QUERY_KEYS } from '../../../common/page-data.ts';
 import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
+import type { CartResponse } from '../../../common/schemas/orders.ts';
 import { apiGet, apiPost } from '../../lib/api.ts';
+import { type CodeOfferState, codePrice, useCodeOffer } from '../../lib/cart/code-offer.ts';
+import { fetchPricedCart, isCodeRefusal } from '../../lib/cart/priced-cart.ts';
+import { useHydrated } from '../../lib/hydration.ts';
+import type { ShownPrice } from './kit-price.tsx';
 
 /** The kits of the home grid; `enabled: false` waits (the phone menu asks only once it opens). */
 export const useKits = (enabled = true) =>
@@ -25,3 +30,57 @@ export const useKitDocs = (sefId: string) =>
     queryKey: PAGE_QUERY_KEYS.docs(sefId),
     queryFn: () => apiGet<KitDocs>(`/api/docs/${encodeURIComponent(sefId)}`),
   });
+
+/** The price a card shows: the remembered code's when it applies to the kit, else the kit's own. */
+export function shownPrice(kit: KitSummary, code: CodeOfferState): ShownPrice {
+  const withCode = codePrice(code, kit.id);
+  return withCode ? { price: withCode.price, was: withCode.original } : { price: kit.price, was: kit.discounted_from };
+}
+
+/**
+ * What this kit is to the signed-in visitor, priced by the server as the cart prices it alone: owned,
+ * or its price for them (a bundle's upgrade price when they own some of its kits, less the code).
+ */
+export type KitStanding = { owned: boolean; shown: ShownPrice; upgradeReason: string | null };
+
+async function fetchStanding(kit: KitSummary, code: string | null): Promise<KitStanding> {
+  let cart: CartResponse;
+  try {
+    cart = await fetchPricedCart({ products: [kit.id], discount_code: code ?? undefined });
+  } catch (error) {
+    // A code may not apply to this line for this buyer (a kit they own): their price without it.
+    if (!code || !isCodeRefusal(error)) throw error;
+    cart = await fetchPricedCart({ products: [kit.id] });
+  }
+  const item = cart.items[0];
+  if (!item) return { owned: false, shown: { price: kit.price, was: kit.discounted_from }, upgradeReason: null };
+  const original = item.original_price ?? kit.price;
+  return {
+    owned: item.purchased,
+    shown: { price: item.price, was: item.price < original ? original : kit.discounted_from },
+    upgradeReason: item.upgrade?.reason ?? null,
+  };
+}
+
+/**
+ * The kit for this visitor, once the page runs (the server's page is everyone's): for a signed-in
+ * visitor asked of the cart's pricing; for a visitor, the code's price. `pending` while asking.
+ */
+export function useKitStanding(kit: KitSummary, signedIn: number | null): KitStanding & { pending: boolean } {
+  const hydrated = useHydrated();
+  const code = useCodeOffer();
+  const codeText = codePrice(code, kit.id) && code.status === 'active' ? code.offer.code : null;
+  const query = useQuery({
+    queryKey: ['kit-standing', kit.id, signedIn, codeText],
+    queryFn: () => fetchStanding(kit, codeText),
+    enabled: hydrated && signedIn !== null,
+    staleTime: 30_000,
+  });
+  if (signedIn !== null && query.data) return { ...query.data, pending: false };
+  return {
+    owned: false,
+    shown: shownPrice(kit, code),
+    upgradeReason: null,
+    pending: hydrated && signedIn !== null && query.isPending,
+  };
+}
