@@ -15,7 +15,7 @@ export function KitPrice({ shown, testId, oldTestId }: { shown: ShownPrice; test
       </span>
       {shown.was !== null && shown.was > shown.price && (
         <>
-          <span className="visually-hidden"> was</span>
+          <span className="visually-hidden"> was </span>
           <del className="old-price" data-testid={oldTestId}>
             {formatPrice(shown.was)}
           </del>
