@@ -88,9 +88,7 @@ export const CodeOfferSchema = z.object({
   amount_off: z.number().nullable(),
   /** null: every kit; otherwise the kits it is for. */
   kit_ids: z.array(z.number().int()).nullable(),
-  prices: z.array(
-    z.object({ id: z.number().int(), title: z.string(), price: z.number(), original_price: z.number() }),
-  ),
+  prices: z.array(z.object({ id: z.number().int(), title: z.string(), price: z.number(), original_price: z.number() })),
   last_day: z.string().nullable(),
 });
 export type CodeOffer = z.output<typeof CodeOfferSchema>;

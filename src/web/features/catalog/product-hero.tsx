@@ -31,8 +31,8 @@ function HeroPrice({ kit, standing }: { kit: KitProduct; standing: Standing }) {
 export function OwnedNote({ kit, light = false }: { kit: KitProduct; light?: boolean }) {
   return (
     <p className={`owned-note ${light ? 'owned-note-light' : ''}`} data-testid="owned-note">
-      <Icon name="check" size={18} /> <span>You own this kit.</span>{' '}
-      <Link to={`/user-panel/item/${kit.sef_id}`}>Open it in your User Panel</Link>
+      <Icon name="check" size={18} /> <span>You own this kit</span>
+      <Link to={`/user-panel/item/${kit.sef_id}`}>Open in User Panel</Link>
     </p>
   );
 }
