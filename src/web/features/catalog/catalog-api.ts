@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PAGE_QUERY_KEYS } from '../../../common/page-data.ts';
 import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
 import type { CartResponse } from '../../../common/schemas/orders.ts';
+import { currentUserId } from '../../app/session.ts';
 import { apiGet, apiPost } from '../../lib/api.ts';
 import { type CodeOfferState, codePrice, useCodeOffer } from '../../lib/cart/code-offer.ts';
 import { fetchPricedCart, isCodeRefusal } from '../../lib/cart/priced-cart.ts';
@@ -69,18 +70,23 @@ async function fetchStanding(kit: KitSummary, code: string | null): Promise<KitS
 export function useKitStanding(kit: KitSummary, signedIn: number | null): KitStanding & { pending: boolean } {
   const hydrated = useHydrated();
   const code = useCodeOffer();
+  // The session store may answer a render later than the hydration flag: ask it directly, so the
+  // buy button never shows enabled in between and then waits.
+  const userId = signedIn ?? (hydrated ? currentUserId() : null);
   const codeText = codePrice(code, kit.id) && code.status === 'active' ? code.offer.code : null;
   const query = useQuery({
-    queryKey: ['kit-standing', kit.id, signedIn, codeText],
+    queryKey: ['kit-standing', kit.id, userId, codeText],
     queryFn: () => fetchStanding(kit, codeText),
-    enabled: hydrated && signedIn !== null,
+    enabled: hydrated && userId !== null,
     staleTime: 30_000,
+    // A code learnt later prices the kit again: the button stays usable meanwhile.
+    placeholderData: (previous) => previous,
   });
-  if (signedIn !== null && query.data) return { ...query.data, pending: false };
+  if (userId !== null && query.data) return { ...query.data, pending: false };
   return {
     owned: false,
     shown: shownPrice(kit, code),
     upgradeReason: null,
-    pending: hydrated && signedIn !== null && query.isPending,
+    pending: hydrated && userId !== null && query.isPending,
   };
 }
