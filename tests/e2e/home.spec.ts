@@ -259,6 +259,9 @@ test.describe('home', () => {
     await expect(page.getByRole('heading', { name: 'What buyers say' })).toHaveCount(0);
 
     await keepScreenshot(page, { path: `test-screens/home-top-${testInfo.project.name}.png` });
+    await page.evaluate((y) => window.scrollTo({ top: y, behavior: 'instant' }), height);
+    await keepScreenshot(page, { path: `test-screens/home-second-${testInfo.project.name}.png` });
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await add.click();
     await expect(page.getByRole('alert').filter({ hasText: 'Item Added To Cart' })).toBeVisible();
     expect(await readCart(page)).toEqual({ count: 1, items: { [kits[0]!.id]: kits[0]!.id } });

@@ -469,6 +469,8 @@ test.describe('the product page for this visitor', () => {
     await expect(page.getByTestId('bundle-upgrade')).toContainText(`You own ${first.title}`);
     await expect(hero.getByRole('button', { name: 'Add to Cart', exact: true })).toBeEnabled();
     await keepScreenshot(page, { path: `test-screens/product-bundle-upgrade-top-${testInfo.project.name}.png` });
+    await page.getByTestId('bundle-upgrade').scrollIntoViewIfNeeded();
+    await keepScreenshot(page, { path: `test-screens/product-bundle-upgrade-note-${testInfo.project.name}.png` });
     await snap('product-bundle-upgrade');
   });
 });
