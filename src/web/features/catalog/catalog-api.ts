@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PAGE_QUERY_KEYS } from '../../../common/page-data.ts';
 import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
-import type { CartResponse } from '../../../common/schemas/orders.ts';
 import { currentUserId } from '../../app/session.ts';
 import { apiGet, apiPost } from '../../lib/api.ts';
 import { type CodeOfferState, codePrice, useCodeOffer } from '../../lib/cart/code-offer.ts';
@@ -45,15 +44,16 @@ export function shownPrice(kit: KitSummary, code: CodeOfferState): ShownPrice {
 export type KitStanding = { owned: boolean; shown: ShownPrice; upgradeReason: string | null };
 
 async function fetchStanding(kit: KitSummary, code: string | null): Promise<KitStanding> {
-  let cart: CartResponse;
-  try {
-    cart = await fetchPricedCart({ products: [kit.id], discount_code: code ?? undefined });
-  } catch (error) {
-    // A code may not apply to this line for this buyer (a kit they own): their price without it.
-    if (!code || !isCodeRefusal(error)) throw error;
-    cart = await fetchPricedCart({ products: [kit.id] });
+  let item = (await fetchPricedCart({ products: [kit.id] })).items[0];
+  // Only an upgrade price needs the code priced in by the server; another line's code price is the
+  // offer's. Asked apart, so a code that is not for this buyer's line (a kit they own) is never sent.
+  if (item?.upgrade && !item.purchased && code) {
+    try {
+      item = (await fetchPricedCart({ products: [kit.id], discount_code: code })).items[0] ?? item;
+    } catch (error) {
+      if (!isCodeRefusal(error)) throw error;
+    }
   }
-  const item = cart.items[0];
   if (!item) return { owned: false, shown: { price: kit.price, was: kit.discounted_from }, upgradeReason: null };
   const original = item.original_price ?? kit.price;
   return {
@@ -82,7 +82,12 @@ export function useKitStanding(kit: KitSummary, signedIn: number | null): KitSta
     // A code learnt later prices the kit again: the button stays usable meanwhile.
     placeholderData: (previous) => previous,
   });
-  if (userId !== null && query.data) return { ...query.data, pending: false };
+  if (userId !== null && query.data) {
+    const { data } = query;
+    // A plain line for this buyer: the code's price, as every visitor sees it.
+    const plain = !data.owned && !data.upgradeReason;
+    return { ...data, shown: plain ? shownPrice(kit, code) : data.shown, pending: false };
+  }
   return {
     owned: false,
     shown: shownPrice(kit, code),
