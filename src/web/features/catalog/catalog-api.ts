@@ -92,6 +92,8 @@ export function useKitStanding(kit: KitSummary, signedIn: number | null): KitSta
     owned: false,
     shown: shownPrice(kit, code),
     upgradeReason: null,
-    pending: hydrated && userId !== null && query.isPending,
+    // Also until this screen itself has hydrated: the layout around it may come alive first, and
+    // a click on the server's button before then would be lost.
+    pending: !hydrated || (userId !== null && query.isPending),
   };
 }
