@@ -55,6 +55,8 @@ export type PageQuery = [key: readonly unknown[], data: unknown];
 export const PAGE_QUERY_KEYS = {
   /** `POST /api/products`: the home page's kits. */
   products: () => ['products'] as const,
+  /** `GET /api/shop-stats`: the home page's figures (buyers). */
+  shopStats: () => ['shop-stats'] as const,
   /** `POST /api/product/{sef_id}`: a kit (null: no such kit). */
   product: (sefId: string) => ['product', sefId] as const,
   /** `GET /api/docs/{sef_id}`: a kit's documentation (null: none). */

@@ -3,6 +3,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { PAGE_QUERY_KEYS } from '../common/page-data.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/open.ts';
 import { registerBodyParsers, registerFormParser } from './http/body.ts';
@@ -39,6 +40,8 @@ import { registerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { registerOrderRoutes } from './modules/orders/orders.routes.ts';
 import { registerSandboxRoutes } from './modules/orders/sandbox.routes.ts';
 import { registerSeatRoutes } from './modules/orders/seats.routes.ts';
+import { registerStorefrontRoutes } from './modules/orders/storefront.routes.ts';
+import { createShopStats } from './modules/orders/storefront.service.ts';
 import { registerOwnerRoutes } from './modules/owner/owner.routes.ts';
 import { findOwner, ownerAddressesSql } from './modules/owner/owner.service.ts';
 import { registerPrivacyRoutes } from './modules/privacy/privacy.routes.ts';
@@ -221,6 +224,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerMessageRoutes(scope, forms);
       registerPrivacyRoutes(scope, { ...forms, githubQueued: deps.github?.jobsQueued });
       registerHtmlPageAssets(scope);
+      const shopStats = createShopStats(db);
+      const contentQueries = contentScreenQueries(contentPages);
       // The single-page app's shell (every screen's route); the blog's pages are served in it too.
       const shell = registerPageShell(scope, {
         config,
@@ -228,7 +233,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         heads: catalogScreenHeads(catalog, config),
         template: deps.template,
         render: deps.render,
-        screenQueries: contentScreenQueries(contentPages),
+        // The home page renders with the shop's figures: kept with the page, so counted once per catalog.
+        screenQueries: async (pattern) => {
+          if (pattern !== '/') return contentQueries(pattern);
+          // Without its figures (a failed count) the page still renders; the browser asks again.
+          const stats = await shopStats.get().catch(() => null);
+          return stats ? [[PAGE_QUERY_KEYS.shopStats(), stats]] : [];
+        },
         keptPages: deps.keptPages,
         googleEnabled: Boolean(deps.google),
         isOwner: async (userId) => (await findOwner(db, config, userId)) !== null,
@@ -263,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         mailQueued: forms.mailQueued,
         githubQueued: deps.github?.jobsQueued,
       });
+      registerStorefrontRoutes(scope, { db, catalog, timeZone: config.shopTimeZone, stats: shopStats });
       // The sandbox pays and refunds through the very same webhook route a real payment uses.
       const deliverWebhook = (body: string, signature: string) =>
         app.inject({

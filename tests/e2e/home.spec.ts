@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import {
   expect,
   expectNoOrphans,
   GRID_WIDTHS,
   gridRows,
+  keepScreenshot,
   loadCatalog,
   longDay,
   readCart,
@@ -211,5 +213,149 @@ test.describe('home', () => {
     expect([...fontHosts]).toEqual([new URL(page.url()).host]);
     const title = page.locator('#kits').getByRole('article').first().getByRole('heading');
     expect(Number(await title.evaluate((el) => getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(700);
+  });
+  test('the first screen sells: every kit with its picture, name, price and Add to Cart, no layout shift @phone', async ({
+    page,
+    request,
+    snap,
+  }, testInfo) => {
+    const { kits } = await loadCatalog(request);
+    const { height } = page.viewportSize()!;
+    // A desktop's first screen holds them; a phone's second.
+    const limit = testInfo.project.name === 'desktop' ? height : 2 * height;
+    await page.goto('/');
+    const shelf = page.getByRole('region', { name: 'Every kit, one payment' });
+    const rows = shelf.getByTestId('shelf-kit');
+    await expect(rows).toHaveCount(kits.length);
+    for (const [i, kit] of kits.entries()) {
+      const row = rows.nth(i);
+      await expect(row.getByRole('link', { name: kit.title, exact: true })).toHaveAttribute(
+        'href',
+        `/product/${kit.sef_id}`,
+      );
+      await expect(row.locator('.price')).toHaveText(`$${kit.price}`);
+      await expect(row.locator('img')).toHaveAttribute('width', '640');
+    }
+    const first = rows.first();
+    const add = first.getByRole('button', { name: `Add to Cart ${kits[0]!.title}` });
+    await expect(add).toHaveText('Add to Cart');
+    for (const part of [first.locator('img'), first.locator('.price'), add]) {
+      const box = (await part.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(limit);
+    }
+    if (testInfo.project.name === 'desktop') {
+      // Every kit's price and button, not only the first.
+      const last = (await rows.last().getByRole('button').boundingBox())!;
+      expect(last.y + last.height).toBeLessThanOrEqual(height);
+    }
+    // The shop's own figures under the slogan: how many kits, the newest release.
+    await expect(page.getByTestId('trust-line')).toContainText(`${kits.length} kits with full source`);
+    const newest = kits
+      .map((k) => k.released_on ?? '')
+      .sort()
+      .at(-1)!;
+    await expect(page.getByTestId('trust-line')).toContainText(`Newest release ${longDay(newest)}`);
+    // No testimonial is made up: the content file has none, so there is no such section.
+    await expect(page.getByRole('heading', { name: 'What buyers say' })).toHaveCount(0);
+
+    await keepScreenshot(page, { path: `test-screens/home-top-${testInfo.project.name}.png` });
+    await page.evaluate((y) => window.scrollTo({ top: y, behavior: 'instant' }), height);
+    await keepScreenshot(page, { path: `test-screens/home-second-${testInfo.project.name}.png` });
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    await add.click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Item Added To Cart' })).toBeVisible();
+    expect(await readCart(page)).toEqual({ count: 1, items: { [kits[0]!.id]: kits[0]!.id } });
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => {
+            resolve(list.getEntries().reduce((sum, e) => sum + (e as unknown as { value: number }).value, 0));
+          }).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(0), 500);
+        }),
+    );
+    expect(shift).toBeLessThan(0.01);
+    await snap('home-first-screen');
+  });
+
+  test('the buyers figure counts paid orders, from the shop’s own records', async ({ page, request }) => {
+    const answer = await request.get('api/shop-stats');
+    expect(answer.status()).toBe(200);
+    const { buyers } = (await answer.json()) as { buyers: number };
+    await page.goto('/');
+    const line = page.getByTestId('trust-line');
+    await expect(line).toBeVisible();
+    // The figure the page shows is the one the call answers (both read one kept count), or none before a sale.
+    if (buyers > 0)
+      await expect(line.getByTestId('buyers')).toHaveText(
+        `${buyers.toLocaleString('en-US')} ${buyers === 1 ? 'developer' : 'developers'} bought a kit`,
+      );
+    else await expect(line.getByTestId('buyers')).toHaveCount(0);
+  });
+
+  test('a ?code= link says which code is active and what it takes off; prices show it, the original struck through @phone', async ({
+    page,
+    request,
+    db,
+    snap,
+  }, testInfo) => {
+    const { kits } = await loadCatalog(request);
+    const code = `HOME${randomBytes(3).toString('hex').toUpperCase()}`;
+    await db.query(
+      "INSERT INTO discount_codes (code, code_key, percent_off, ends_at) VALUES ($1, lower($1), 20, '2099-12-03T00:00:00Z')",
+      [code],
+    );
+    try {
+      await page.goto(`/?code=${code.toLowerCase()}`);
+      const banner = page.getByRole('status').filter({ hasText: `Code ${code} is active` });
+      await expect(banner).toHaveText(
+        `Code ${code} is active: 20% off every kit until 2 December 2099. Prices shown include it.`,
+      );
+      await expect(banner).toBeInViewport();
+      const discounted = (n: number) => Math.round(n * 80) / 100;
+      const shown = (n: number) => (Number.isInteger(n) ? `$${n}` : `$${n.toFixed(2)}`);
+      const row = page.getByTestId('shelf-kit').first();
+      await expect(row.locator('.price')).toHaveText(shown(discounted(kits[0]!.price)));
+      await expect(row.locator('del')).toHaveText(shown(kits[0]!.price));
+      // Heard as the old price, not only seen struck through.
+      await expect(row.locator('.shelf-price')).toHaveText(
+        `${shown(discounted(kits[0]!.price))} was ${shown(kits[0]!.price)}`,
+      );
+      const card = page.locator('#kits').getByRole('article').first();
+      await expect(card.locator('.price')).toHaveText(shown(discounted(kits[0]!.price)));
+      await expect(card.locator('del')).toHaveText(shown(kits[0]!.price));
+      await snap('home-code');
+      await keepScreenshot(page, { path: `test-screens/home-code-top-${testInfo.project.name}.png` });
+
+      // Dismissed, it stays gone on this page; the code stays for the cart.
+      await banner.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(banner).toHaveCount(0);
+      expect(await page.evaluate(() => window.localStorage.getItem('discountCode'))).toBe(code.toLowerCase());
+    } finally {
+      await db.query('DELETE FROM discount_codes WHERE code = $1', [code]);
+    }
+  });
+});
+
+test.describe('a refused code link', () => {
+  // The page asks for the code and hears its refusal (a 422), which the browser logs.
+  test.use({ allowedConsoleErrors: [/status of 422/] });
+  test('a link with a code the shop refuses says why and forgets the code', async ({ page, request, db }) => {
+    const { kits } = await loadCatalog(request);
+    const code = `GONE${randomBytes(3).toString('hex').toUpperCase()}`;
+    await db.query(
+      "INSERT INTO discount_codes (code, code_key, percent_off, ends_at) VALUES ($1, lower($1), 20, '2020-01-02T00:00:00Z')",
+      [code],
+    );
+    try {
+      await page.goto(`/?code=${code}`);
+      await expect(page.getByRole('status').filter({ hasText: code })).toHaveText(
+        new RegExp(`^This link's code was not applied: The code ${code} expired on `),
+      );
+      await expect.poll(() => page.evaluate(() => window.localStorage.getItem('discountCode'))).toBeNull();
+      await expect(page.getByTestId('shelf-kit').first().locator('.price')).toHaveText(`$${kits[0]!.price}`);
+    } finally {
+      await db.query('DELETE FROM discount_codes WHERE code = $1', [code]);
+    }
   });
 });

@@ -95,7 +95,7 @@ test.describe('header', () => {
     await expect(menu).toBeHidden();
   });
 
-  test("the phone menu lists the kits and the blog and shows the account's items at once; the bar from 992 px stays as it was @phone", async ({
+  test("the phone menu lists the kits and the blog and shows the account's items at once; the bar from 992 px adds Kits and Blog @phone", async ({
     page,
     request,
     signIn,
@@ -130,10 +130,19 @@ test.describe('header', () => {
       await expect(page).toHaveURL(/\/user-panel$/);
       await expect(page.locator('#site-menu')).toBeHidden();
     } else {
-      // The bar is unchanged: no kit or blog links in it, and the account's items in the name's dropdown.
-      await expect(header.getByRole('link', { name: 'About' })).toBeVisible();
-      await expect(header.getByRole('link', { name: 'Blog', exact: true })).toHaveCount(0);
-      await expect(header.getByRole('link', { name: 'Kits', exact: true })).toHaveCount(0);
+      // Kits and Blog beside the spec's items, in one row with them; each kit's link stays in the phone
+      // menu, and the account's items in the name's dropdown.
+      const about = header.getByRole('link', { name: 'About' });
+      await expect(about).toBeVisible();
+      for (const [name, href] of [
+        ['Kits', '/#kits'],
+        ['Blog', '/blog'],
+      ]) {
+        const link = header.getByRole('link', { name, exact: true });
+        await expect(link).toBeVisible();
+        await expect(link).toHaveAttribute('href', href!);
+        expect(Math.abs((await link.boundingBox())!.y - (await about.boundingBox())!.y)).toBeLessThan(4);
+      }
       for (const kit of kits) await expect(header.getByRole('link', { name: kit.title, exact: true })).toHaveCount(0);
       await signIn('Grace Hopper');
       await page.goto('/');

@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import {
   expect,
   expectNoOrphans,
   GRID_WIDTHS,
+  grantKits,
   gridRows,
   keepScreenshot,
   loadCatalog,
   longDay,
+  payAtSandboxCheckout,
   readCart,
   readDataLayer,
   test,
@@ -382,5 +385,131 @@ test.describe('product page', () => {
     expect(response?.status()).toBe(404);
     await expect(page.getByText('404', { exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  });
+});
+
+test.describe('the product page for this visitor', () => {
+  test('a signed-in owner sees "You own this kit" with a link to it, where Add to Cart was, nothing moving @phone', async ({
+    page,
+    request,
+    db,
+    signIn,
+    snap,
+  }, testInfo) => {
+    const { products } = await loadCatalog(request);
+    const kit = products.find((p) => !p.includes?.length)!;
+    // Where the hero's notes sit below the buy button for a visitor: the owner's page keeps them there.
+    await page.goto(`/product/${kit.sef_id}`);
+    const hero = page.locator('.product-hero');
+    await expect(hero.getByRole('button', { name: 'Add to Cart', exact: true })).toBeEnabled();
+    const notesBefore = (await hero.locator('.hero-notes').boundingBox())!;
+
+    const user = await signIn('Kit Owner');
+    await grantKits(db, user.id, [kit.id]);
+    await page.goto(`/product/${kit.sef_id}`);
+    const owned = hero.getByTestId('owned-note');
+    await expect(owned).toContainText('You own this kit');
+    await expect(owned.getByRole('link', { name: 'Open in User Panel' })).toHaveAttribute(
+      'href',
+      `/user-panel/item/${kit.sef_id}`,
+    );
+    await expect(hero.getByRole('button', { name: 'Add to Cart', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Buy Now' })).toHaveCount(0);
+    await expect(page.locator('.closing-banner').getByTestId('owned-note')).toBeVisible();
+    const notesAfter = (await hero.locator('.hero-notes').boundingBox())!;
+    expect(Math.abs(notesAfter.y - notesBefore.y)).toBeLessThanOrEqual(1);
+    await keepScreenshot(page, { path: `test-screens/product-owned-top-${testInfo.project.name}.png` });
+    await snap('product-owned');
+
+    // A kit they do not own still sells to them.
+    const other = products.find((p) => p.id !== kit.id && !p.includes?.length)!;
+    await page.goto(`/product/${other.sef_id}`);
+    await expect(hero.getByRole('button', { name: 'Add to Cart', exact: true })).toBeEnabled();
+    await expect(page.getByTestId('owned-note')).toHaveCount(0);
+    await keepScreenshot(page, { path: `test-screens/product-not-owned-top-${testInfo.project.name}.png` });
+
+    await page.goto(`/product/${kit.sef_id}`);
+    await owned.getByRole('link', { name: 'Open in User Panel' }).click();
+    await expect(page).toHaveURL(new RegExp(`/user-panel/item/${kit.sef_id}$`));
+    await expect(page.getByRole('heading', { level: 1, name: kit.title })).toBeVisible();
+  });
+
+  test("a signed-in owner of one of a bundle's kits sees the upgrade price the cart will charge @phone", async ({
+    page,
+    request,
+    signIn,
+    snap,
+  }, testInfo) => {
+    test.setTimeout(60_000); // pays for the first kit at the sandbox checkout
+    const { products } = await loadCatalog(request);
+    const bundle = products.find((p) => (p.includes ?? []).length > 0)!;
+    const first = bundle.includes![0]!;
+    await signIn('Bundle Upgrader');
+    await page.goto('/');
+    await payAtSandboxCheckout(page, [first.id]);
+
+    await page.goto(`/product/${bundle.sef_id}`);
+    const hero = page.locator('.product-hero');
+    // The very price the cart answers for this buyer (their payment counts towards the bundle).
+    const cart = await page.evaluate(async (id) => {
+      const csrf = JSON.parse(document.getElementById('initial-data')!.textContent!).csrf;
+      const res = await fetch('/api/cart', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ products: [id] }),
+      });
+      return (await res.json()) as { items: { price: number; upgrade: { price: number } | null }[] };
+    }, bundle.id);
+    const upgrade = cart.items[0]!.upgrade!.price;
+    expect(upgrade).toBeLessThan(bundle.price);
+    await expect(hero.getByTestId('hero-price')).toHaveText(price(upgrade));
+    await expect(hero.getByTestId('hero-old-price')).toHaveText(price(bundle.price));
+    await expect(hero.getByText('Your upgrade price')).toBeVisible();
+    await expect(page.getByTestId('price')).toHaveText(price(upgrade));
+    await expect(page.getByTestId('bundle-upgrade')).toContainText(`You own ${first.title}`);
+    await expect(hero.getByRole('button', { name: 'Add to Cart', exact: true })).toBeEnabled();
+    await keepScreenshot(page, { path: `test-screens/product-bundle-upgrade-top-${testInfo.project.name}.png` });
+    await page.getByTestId('bundle-upgrade').scrollIntoViewIfNeeded();
+    await keepScreenshot(page, { path: `test-screens/product-bundle-upgrade-note-${testInfo.project.name}.png` });
+    await snap('product-bundle-upgrade');
+  });
+});
+
+test.describe('a ?code= link on a product page', () => {
+  test('announces the code and shows the price with it, the original struck through and read as "was" @phone', async ({
+    page,
+    request,
+    db,
+    snap,
+  }, testInfo) => {
+    const { products } = await loadCatalog(request);
+    const kit = products.find((p) => p.discounted_from === null && !p.includes?.length)!;
+    const code = `KIT${randomBytes(3).toString('hex').toUpperCase()}`;
+    await db.query(
+      'INSERT INTO discount_codes (code, code_key, amount_off_cents, kit_ids) VALUES ($1, lower($1), 1000, $2::jsonb)',
+      [code, JSON.stringify([kit.id])],
+    );
+    try {
+      await page.goto(`/product/${kit.sef_id}?code=${code}`);
+      await expect(page.getByRole('status').filter({ hasText: code })).toHaveText(
+        `Code ${code} is active: $10 off ${kit.title}. Prices shown include it.`,
+      );
+      const hero = page.locator('.product-hero');
+      await expect(hero.getByTestId('hero-price')).toHaveText(price(kit.price - 10));
+      await expect(hero.getByTestId('hero-old-price')).toHaveText(price(kit.price));
+      await expect(hero.locator('.hero-price')).toContainText(`${price(kit.price - 10)} was ${price(kit.price)}`);
+      await expect(page.getByTestId('price')).toHaveText(price(kit.price - 10));
+      await keepScreenshot(page, { path: `test-screens/product-code-top-${testInfo.project.name}.png` });
+      await snap('product-code');
+
+      // Another kit is not the code's: its own price, nothing struck.
+      const other = products.find((p) => p.id !== kit.id && p.discounted_from === null)!;
+      await page.goto(`/product/${other.sef_id}`);
+      await expect(page.getByRole('status').filter({ hasText: code })).toBeVisible();
+      await expect(hero.getByTestId('hero-price')).toHaveText(price(other.price));
+      await expect(hero.getByTestId('hero-old-price')).toHaveCount(0);
+    } finally {
+      await db.query('DELETE FROM discount_codes WHERE code = $1', [code]);
+    }
   });
 });

@@ -137,3 +137,28 @@ export type BuyerOrder = {
   credit_notes: OrderDocumentLink[];
 };
 export type BuyerOrdersResponse = { items: BuyerOrder[] };
+/** `GET /api/discount-codes/{code}`: the code in its own spelling. */
+export const CodeOfferParamsSchema = z.object({ code: z.string().trim().min(1).max(40) });
+
+/**
+ * `GET /api/discount-codes/{code}`: a usable code and what it takes off, for a `?code=` link's
+ * announcement and the prices beside the kits: each kit it applies to, priced as a cart of that kit
+ * alone would be (US dollars); `last_day` is its last day in the shop's time zone (`YYYY-MM-DD`).
+ */
+export const CodeOfferSchema = z.object({
+  code: z.string(),
+  percent_off: z.number().nullable(),
+  amount_off: z.number().nullable(),
+  /** null: every kit; otherwise the kits it is for. */
+  kit_ids: z.array(z.number().int()).nullable(),
+  prices: z.array(z.object({ id: z.number().int(), title: z.string(), price: z.number(), original_price: z.number() })),
+  last_day: z.string().nullable(),
+});
+export type CodeOffer = z.output<typeof CodeOfferSchema>;
+
+/** `GET /api/shop-stats`: figures from the shop's own records, for the home page. */
+export const ShopStatsSchema = z.object({
+  /** Distinct buyers with a paid order (paid in full or refunded in part). */
+  buyers: z.number().int(),
+});
+export type ShopStats = z.output<typeof ShopStatsSchema>;

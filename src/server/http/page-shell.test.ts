@@ -289,7 +289,7 @@ describe('page shell with the server renderer', () => {
     const first = await t.app.inject({ method: 'GET', url: '/' });
     const second = await t.app.inject({ method: 'GET', url: '/' });
     expect(calls.map((c) => c.url)).toEqual(['/']);
-    expect(pageQueries(first.body)[0][0]).toEqual(['products']);
+    expect(pageQueries(first.body).map(([key]: [unknown[]]) => key)).toContainEqual(['products']);
     expect(initialData(first.body).csrf).not.toBe(initialData(second.body).csrf);
     // With a query the page is rendered for that request: a screen may read it.
     calls.length = 0;

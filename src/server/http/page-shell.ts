@@ -95,7 +95,7 @@ export function registerPageShell(
     /** Renders the public screens into the page; without it the browser renders every screen. */
     render?: PageRenderer;
     /** More answers a screen renders with, beyond the catalog's (the content feature's texts). */
-    screenQueries?: (pattern: ScreenPattern) => PageQueries;
+    screenQueries?: (pattern: ScreenPattern) => PageQueries | Promise<PageQueries>;
     /** Where the rendered pages are kept (a store of its own when absent). */
     keptPages?: KeptPages<ShellPage>;
   },
@@ -146,7 +146,7 @@ export function registerPageShell(
       path,
       modules,
       rendered: modules !== undefined,
-      queries: modules ? (deps.screenQueries?.(match.pattern) ?? []) : [],
+      queries: modules ? ((await deps.screenQueries?.(match.pattern)) ?? []) : [],
     };
     const { head: headKey, title } = screenOf(match.pattern);
     if (headKey) {

@@ -58,19 +58,19 @@ function useMobileMenu() {
 }
 
 /**
- * The phone menu's own entries (hidden from 992 px, where the bar stays as it is): each kit's
- * product page, asked for once the menu opens, and the blog (a server-rendered page, so a plain link).
+ * Kits and Blog, in the bar from 992 px; in the phone menu, Kits also lists each kit's product page,
+ * asked for once the menu opens. The blog is a server-rendered page, so a plain link.
  */
 function PhoneMenuEntries({ open }: { open: boolean }) {
   const { data: kits } = useKits(open);
   return (
     <>
-      <li className="nav-item d-lg-none menu-group">
+      <li className="nav-item menu-group">
         <Link to="/#kits" className="nav-link menu-group-title">
           Kits
         </Link>
         {kits && kits.length > 0 && (
-          <ul className="list-unstyled menu-group-links">
+          <ul className="list-unstyled menu-group-links d-lg-none">
             {kits.map((kit) => (
               <li key={kit.id}>
                 <NavLink to={`/product/${kit.sef_id}`} className="nav-link">
@@ -81,7 +81,7 @@ function PhoneMenuEntries({ open }: { open: boolean }) {
           </ul>
         )}
       </li>
-      <li className="nav-item d-lg-none">
+      <li className="nav-item">
         <a href={appUrl('/blog')} className="nav-link">
           Blog
         </a>

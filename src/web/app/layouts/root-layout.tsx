@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { CodeBanner } from '../../components/code-banner.tsx';
 import { HydrationFrame } from '../../components/hydration-frame.tsx';
 import { TestPaymentsBanner } from '../../components/test-payments-banner.tsx';
 import { rememberCodeFromLink } from '../../lib/cart/discount-code.ts';
@@ -41,6 +42,7 @@ export function RootLayout() {
       <Consent />
       <TestPaymentsBanner />
       <Header />
+      <CodeBanner />
       <main id="main">
         {/* A screen's code arriving: the screen before it stays until then (navigations are transitions). */}
         <Suspense fallback={null}>

@@ -6,7 +6,7 @@ import { bundleSaving } from './bundle-card-line.tsx';
 import { Section } from './section.tsx';
 
 /** The product page's section of a bundle: each kit it grants, with its own price and page, and the saving. */
-export function BundleContents({ kit }: { kit: KitSummary }) {
+export function BundleContents({ kit, upgradeReason }: { kit: KitSummary; upgradeReason: string | null }) {
   const saving = bundleSaving(kit);
   if (!saving) return null;
   return (
@@ -27,7 +27,12 @@ export function BundleContents({ kit }: { kit: KitSummary }) {
             : <strong>you save {formatPrice(saving.saving)}</strong>
           </>
         )}
-        . Already own one of these kits? Sign in: the cart takes what you paid for it off the bundle price.
+        .{' '}
+        {upgradeReason ? (
+          <strong data-testid="bundle-upgrade">{upgradeReason}</strong>
+        ) : (
+          'Already own one of these kits? Sign in: the cart takes what you paid for it off the bundle price.'
+        )}
       </p>
     </Section>
   );

@@ -1,13 +1,16 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import home from '../../../../content/home.json';
+import testimonialsFile from '../../../../content/testimonials.json';
 import { HOME_TITLE } from '../../../common/site.ts';
 import { Icon } from '../../components/icon.tsx';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
+import { type CodeOfferState, useCodeOffer } from '../../lib/cart/code-offer.ts';
 import { useHydrated } from '../../lib/hydration.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { fillRefundTerms } from '../../lib/refund-terms.ts';
-import { useKits } from './catalog-api.ts';
+import { shownPrice, useKits } from './catalog-api.ts';
+import { KitShelf, TrustLine } from './home-shelf.tsx';
 import { KitCard } from './kit-card.tsx';
 
 // At the page's end, after a request of its own: its code (and sanitiser) need not be in the first load.
@@ -17,7 +20,7 @@ const BlogTeaser = lazy(() => import('../../components/blog-teaser.tsx').then((m
 const { hero, value, kits: kitsSection, steps, faq } = home;
 const FAQ = faq.items.map((item) => ({ q: item.q, a: fillRefundTerms(item.a) }));
 
-function KitGrid() {
+function KitGrid({ code }: { code: CodeOfferState }) {
   const { data: kits, isPending, isError, refetch } = useKits();
   // The address's #fragment never reaches the server: the page it rendered (and hydration) has none.
   const hydrated = useHydrated();
@@ -53,7 +56,7 @@ function KitGrid() {
       {kits.map((kit, i) => (
         <div className={balancedColumns(i, kits.length, { md: 2, xl: 3 })} key={kit.id}>
           {/* The grid sits below the first screen unless the page opens at #kits: lazy, bar that row. */}
-          <KitCard kit={kit} eager={hash === '#kits' && i < 3} />
+          <KitCard kit={kit} shown={shownPrice(kit, code)} eager={hash === '#kits' && i < 3} />
         </div>
       ))}
     </div>
@@ -71,32 +74,81 @@ function LatestPosts() {
   ) : null;
 }
 
+export type Testimonial = { quote: string; name: string; role?: string };
+const testimonials = testimonialsFile as { title: string; items: Testimonial[] };
+
+/** Quotes from buyers, only as the seller wrote them in content/testimonials.json: none, no section. */
+function Testimonials() {
+  if (testimonials.items.length === 0) return null;
+  return (
+    <section className="section" aria-labelledby="testimonials-title">
+      <div className="container">
+        <h2 id="testimonials-title" className="section-title">
+          {testimonials.title}
+        </h2>
+        <div className="row g-4">
+          {testimonials.items.map((item) => (
+            <figure className="col-12 col-md-6 col-lg-4 testimonial" key={item.quote}>
+              <blockquote>
+                <p>{item.quote}</p>
+              </blockquote>
+              <figcaption>
+                {item.name}
+                {item.role && <span className="testimonial-role">, {item.role}</span>}
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Hero({ code }: { code: CodeOfferState }) {
+  const { data: kits } = useKits();
+  const shelf = kits && kits.length > 0;
+  return (
+    <section className="hero">
+      <div className="container">
+        <div className="row g-4 g-xl-5 align-items-center">
+          <div className={shelf ? 'col-12 col-lg-6' : 'col-12'}>
+            <p className="eyebrow">{hero.eyebrow}</p>
+            <h1 className="hero-title">{hero.title}</h1>
+            <p className="hero-lead">{hero.lead}</p>
+            <div className="d-flex flex-wrap gap-2">
+              <a href="#kits" className="btn btn-primary btn-lg">
+                {hero.browse}
+              </a>
+              <a href="#how-it-works" className="btn btn-outline-light btn-lg">
+                {hero.how_it_works}
+              </a>
+            </div>
+            <ul className="hero-points list-unstyled">
+              {hero.points.map((point) => (
+                <li key={point}>
+                  <Icon name="check" size={18} /> {point}
+                </li>
+              ))}
+            </ul>
+            {kits && <TrustLine kits={kits} />}
+          </div>
+          {shelf && (
+            <div className="col-12 col-lg-6">
+              <KitShelf kits={kits} code={code} />
+            </div>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
 export function HomePage() {
   useTitleAndPageView(HOME_TITLE);
+  const code = useCodeOffer();
   return (
     <>
-      <section className="hero">
-        <div className="container">
-          <p className="eyebrow">{hero.eyebrow}</p>
-          <h1 className="hero-title">{hero.title}</h1>
-          <p className="hero-lead">{hero.lead}</p>
-          <div className="d-flex flex-wrap gap-2">
-            <a href="#kits" className="btn btn-primary btn-lg">
-              {hero.browse}
-            </a>
-            <a href="#how-it-works" className="btn btn-outline-light btn-lg">
-              {hero.how_it_works}
-            </a>
-          </div>
-          <ul className="hero-points list-unstyled">
-            {hero.points.map((point) => (
-              <li key={point}>
-                <Icon name="check" size={18} /> {point}
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Hero code={code} />
 
       <section className="section" aria-labelledby="value-title">
         <div className="container">
@@ -125,9 +177,11 @@ export function HomePage() {
             {kitsSection.title}
           </h2>
           <p className="section-lead">{kitsSection.lead}</p>
-          <KitGrid />
+          <KitGrid code={code} />
         </div>
       </section>
+
+      <Testimonials />
 
       <section className="section" id="how-it-works" aria-labelledby="how-title">
         <div className="container">

@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
 import { HOME_CARD_FEATURES } from '../../../common/constants.ts';
 import { longDate } from '../../../common/dates.ts';
-import { formatPrice } from '../../../common/money.ts';
 import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { appUrl } from '../../lib/initial-data.ts';
 import { REFUND_TERMS } from '../../lib/refund-terms.ts';
 import { BundleCardLine } from './bundle-card-line.tsx';
+import { KitPrice, type ShownPrice } from './kit-price.tsx';
 
 export const PAY_BY_CARD = 'Pay by card through Paddle';
 
@@ -43,7 +43,7 @@ function CardFacts({ kit }: { kit: KitSummary }) {
 }
 
 /** `eager`: the card is in the first screen (the grid's first row when the page opens at #kits). */
-export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boolean }) {
+export function KitCard({ kit, shown, eager = false }: { kit: KitSummary; shown: ShownPrice; eager?: boolean }) {
   const addToCart = useAddToCart();
   return (
     <article className="card kit-card h-100" aria-labelledby={`kit-${kit.id}-title`}>
@@ -72,8 +72,7 @@ export function KitCard({ kit, eager = false }: { kit: KitSummary; eager?: boole
         </ul>
         <BundleCardLine kit={kit} />
         <p className="kit-price mt-auto">
-          <span className="price">{formatPrice(kit.price)}</span>
-          {kit.discounted_from !== null && <del className="old-price">{formatPrice(kit.discounted_from)}</del>}
+          <KitPrice shown={shown} />
         </p>
         <CardFacts kit={kit} />
         <div className="d-flex gap-2">

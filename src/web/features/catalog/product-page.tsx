@@ -1,159 +1,26 @@
 import './product-page.scss';
 import './product-icons.ts';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
-import { heroScreenshot } from '../../../common/hero-image.ts';
 import { formatPrice } from '../../../common/money.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
+import { useCurrentUser } from '../../app/session.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { LoadFailedPage, NotFoundPage } from '../../components/not-found-page.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
-import { clientConfig } from '../../lib/initial-data.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { BundleContents } from './bundle-contents.tsx';
-import { useKit } from './catalog-api.ts';
+import { useKit, useKitStanding } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
-import { LicenceChoice } from './licence-choice.tsx';
+import { KitPrice } from './kit-price.tsx';
+import { BuyBar, Hero, OwnedNote } from './product-hero.tsx';
 import { PurchaseFacts } from './purchase-facts.tsx';
 import { ScreenshotGallery } from './screenshot-gallery.tsx';
 import { Section } from './section.tsx';
-
-/** The price as a shop shows it: the price, the struck original, and the badge that explains the two. */
-function HeroPrice({ kit }: { kit: KitProduct }) {
-  return (
-    <p className="hero-price">
-      <span className="price" data-testid="hero-price">
-        {formatPrice(kit.price)}
-      </span>
-      {kit.discounted_from !== null && (
-        <>
-          <del className="old-price" data-testid="hero-old-price">
-            {formatPrice(kit.discounted_from)}
-          </del>
-          <span className="badge discount-badge">Limited-time Discount</span>
-        </>
-      )}
-    </p>
-  );
-}
-
-/** Where the hero shows its screenshot (Bootstrap's lg, as the page shell's preload). */
-const HERO_MEDIA = '(min-width: 992px)';
-/** A transparent pixel: what the hero's <img> holds where its screenshot is not shown. */
-const BLANK_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
-
-/**
- * The kit's first screenshot beside the title from lg up:
- * sized by its attributes, fetched first and never lazily, as it is the wide screen's largest paint.
- */
-function HeroShot({ kit }: { kit: KitProduct }) {
-  const image = heroScreenshot(kit, clientConfig.basePath);
-  if (!image) return null;
-  // Wide screens only: on a phone the gallery further down shows the screenshots, and the first
-  // screen stays text that paints at once (the <picture> fetches nothing below 992 px).
-  return (
-    <div className="col-12 col-lg-6 d-none d-lg-block">
-      <div className="hero-shot" data-testid="hero-shot">
-        <span className="hero-shot-bar" aria-hidden="true">
-          <span />
-          <span />
-          <span />
-        </span>
-        <picture>
-          <source media={HERO_MEDIA} srcSet={image.srcSet} sizes={image.sizes} />
-          <img src={BLANK_IMAGE} width={image.width} height={image.height} alt={image.alt} fetchPriority="high" />
-        </picture>
-      </div>
-    </div>
-  );
-}
-
-type Choice = { chosen: number; onChoose: (id: number) => void };
-
-function Hero({ kit, onBuy, choice }: { kit: KitProduct; onBuy: () => void; choice: Choice }) {
-  const withShot = kit.details.screenshots.length > 0;
-  return (
-    <section className="product-hero">
-      <div className="container">
-        <div className="row g-4 g-lg-5 align-items-center">
-          <div className={withShot ? 'col-12 col-lg-6' : 'col-12 col-lg-9'}>
-            <h1 className="product-title">{kit.title}</h1>
-            <p className="product-spot">{kit.spot}</p>
-            <HeroPrice kit={kit} />
-            <LicenceChoice licences={kit.licenses ?? []} {...choice} />
-            <div className="hero-actions">
-              <button type="button" className="btn btn-primary btn-lg hero-buy" onClick={onBuy}>
-                <Icon name="cart" size={18} /> Add to Cart
-              </button>
-              <a
-                href={kit.details.demo.url}
-                className="btn btn-outline-light btn-lg"
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                Try Before You Buy <Icon name="external" size={18} />
-              </a>
-            </div>
-            <p className="hero-notes">
-              <span className="instant-download">
-                <Icon name="download" size={18} /> Instant download
-              </span>
-              {kit.documentation && (
-                <Link to={`/docs/${kit.sef_id}`} className="hero-docs">
-                  <Icon name="book" size={18} /> Documentation
-                </Link>
-              )}
-            </p>
-            <PurchaseFacts kit={kit} />
-          </div>
-          <HeroShot kit={kit} />
-        </div>
-      </div>
-    </section>
-  );
-}
-
-/**
- * Phones only (below the 992 px menu breakpoint): the price and a buy button pinned to the bottom
- * while the hero's buy button is scrolled away and the closing banner is not reached yet.
- */
-function BuyBar({ kit, onBuy }: { kit: KitProduct; onBuy: () => void }) {
-  const [shown, setShown] = useState(false);
-  useEffect(() => {
-    const hero = document.querySelector('.hero-buy');
-    const closing = document.querySelector('.closing-banner');
-    if (!hero || !closing) return;
-    const state = { heroGone: false, closingAhead: true };
-    const observer = new IntersectionObserver((entries) => {
-      for (const { target, isIntersecting, boundingClientRect } of entries) {
-        if (target === hero) state.heroGone = !isIntersecting && boundingClientRect.top < 0;
-        else state.closingAhead = !isIntersecting && boundingClientRect.top > 0;
-      }
-      setShown(state.heroGone && state.closingAhead);
-    });
-    observer.observe(hero);
-    observer.observe(closing);
-    return () => observer.disconnect();
-  }, []);
-  return (
-    <div className="buy-bar d-lg-none" data-testid="buy-bar" hidden={!shown}>
-      <div className="container d-flex align-items-center justify-content-between gap-3">
-        <p className="mb-0">
-          <span className="buy-bar-title">{kit.title}</span>
-          <span className="price">{formatPrice(kit.price)}</span>
-          {kit.discounted_from !== null && <del className="old-price">{formatPrice(kit.discounted_from)}</del>}
-        </p>
-        <button type="button" className="btn btn-primary" onClick={onBuy}>
-          Buy this kit
-        </button>
-      </div>
-    </div>
-  );
-}
 
 function IncludedList({ items, testId }: { items: string[]; testId: string }) {
   return (
@@ -206,6 +73,8 @@ function Faq({ items }: { items: KitProduct['details']['faq'] }) {
 function Product({ kit }: { kit: KitProduct }) {
   const addToCart = useAddToCart();
   const navigate = useNavigate();
+  const user = useCurrentUser();
+  const standing = useKitStanding(kit, user?.id ?? null);
   const { details } = kit;
   // Solo (the kit's own id) until the buyer picks another tier.
   const [chosen, setChosen] = useState(kit.id);
@@ -217,9 +86,9 @@ function Product({ kit }: { kit: KitProduct }) {
   };
   return (
     <article className="product">
-      <Hero kit={kit} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
+      <Hero kit={kit} standing={standing} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
 
-      <BundleContents kit={kit} />
+      <BundleContents kit={kit} upgradeReason={standing.upgradeReason} />
 
       <section className="section header-cards" aria-label="Highlights">
         <div className="container">
@@ -305,7 +174,7 @@ function Product({ kit }: { kit: KitProduct }) {
       </Section>
 
       <Faq items={details.faq} />
-      <BuyBar kit={kit} onBuy={buyNow} />
+      <BuyBar kit={kit} standing={standing} onBuy={buyNow} />
 
       <section className="closing-banner" aria-labelledby="closing-title">
         <div className="container d-flex flex-column flex-md-row align-items-md-center justify-content-between gap-3">
@@ -314,22 +183,27 @@ function Product({ kit }: { kit: KitProduct }) {
               Get {kit.title}
             </h2>
             <p className="mb-0 closing-price">
-              {tier && <span className="closing-licence">{tier.name} licence</span>}
-              <span className="price" data-testid="price">
-                {formatPrice(tier ? tier.price : kit.price)}
-              </span>
-              {!tier && kit.discounted_from !== null && (
-                <del className="old-price" data-testid="old-price">
-                  {formatPrice(kit.discounted_from)}
-                </del>
+              {tier ? (
+                <>
+                  <span className="closing-licence">{tier.name} licence</span>
+                  <span className="price" data-testid="price">
+                    {formatPrice(tier.price)}
+                  </span>
+                </>
+              ) : (
+                <KitPrice shown={standing.shown} testId="price" oldTestId="old-price" />
               )}
               <span className="closing-note">One-time payment · Instant download</span>
             </p>
             <PurchaseFacts kit={kit} />
           </div>
-          <button type="button" className="btn btn-light btn-lg px-5" onClick={buyNow}>
-            Buy Now
-          </button>
+          {standing.owned && !tier ? (
+            <OwnedNote kit={kit} light />
+          ) : (
+            <button type="button" className="btn btn-light btn-lg px-5" onClick={buyNow} disabled={standing.pending}>
+              Buy Now
+            </button>
+          )}
         </div>
       </section>
     </article>
