@@ -261,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         db,
         config,
         catalog,
+        storage,
         mailQueued: forms.mailQueued,
         githubQueued: deps.github?.jobsQueued,
         sandboxWebhook:

@@ -3,6 +3,7 @@ import { OWNER_SETUP_MESSAGE, OWNER_STEP_UP_MESSAGE } from '../../../common/sche
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError } from '../../http/errors.ts';
+import type { Storage } from '../../integrations/storage/storage.ts';
 import { ownerSessionGate } from '../accounts/two-step.service.ts';
 import type { Catalog } from '../catalog/catalog.service.ts';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../orders/refunds.service.ts';
 import { registerCustomerRoutes } from './owner.customers.routes.ts';
 import { registerDiscountRoutes } from './owner.discounts.routes.ts';
+import { registerKitEditorRoutes } from './owner.kit-editor.routes.ts';
 import { registerKitRoutes } from './owner.kits.routes.ts';
 import { registerMessageRoutes } from './owner.messages.routes.ts';
 import { registerOwnerOrderRoutes } from './owner.orders.routes.ts';
@@ -24,6 +26,8 @@ export type OwnerDeps = {
   db: Database;
   config: Config;
   catalog: Catalog;
+  /** Kit screenshots (the kit editor's uploads). */
+  storage: Storage;
   mailQueued: () => void;
   /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
   githubQueued?: () => void;
@@ -85,6 +89,13 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         githubQueued: deps.githubQueued,
       });
       registerKitRoutes(scope, { db, ownerOf, catalogChanged: () => deps.catalog.invalidate() });
+      registerKitEditorRoutes(scope, {
+        db,
+        config,
+        storage: deps.storage,
+        ownerOf,
+        catalogChanged: () => deps.catalog.invalidate(),
+      });
       registerDiscountRoutes(scope, { db, config, ownerOf });
       registerMessageRoutes(scope, { db, mail: config, ownerOf, mailQueued: deps.mailQueued });
       registerSubscriberRoutes(scope, { db });
