@@ -146,7 +146,8 @@ export type KitEditInput = z.output<typeof KitEditSchema>;
 
 /** `New Kit`: what a kit needs to exist (it starts hidden; the editor then completes its page). */
 export const KitCreateSchema = z.object({
-  sef_id: SefId,
+  // `/admin/kits/new` is the New Kit form itself.
+  sef_id: SefId.refine((sef) => sef !== 'new', 'This address is reserved.'),
   title: text(120),
   spot: text(300),
   price: Dollars,

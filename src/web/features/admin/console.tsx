@@ -11,6 +11,8 @@ const OrderPage = lazy(() => import('./order-page.tsx'));
 const CustomersPage = lazy(() => import('./customers-page.tsx'));
 const CustomerPage = lazy(() => import('./customer-page.tsx'));
 const KitsPage = lazy(() => import('./kits-page.tsx'));
+const KitEditorPage = lazy(() => import('./kit-editor-page.tsx'));
+const NewKitPage = lazy(() => import('./kit-editor-new.tsx'));
 const MessagesPage = lazy(() => import('./messages-page.tsx'));
 const SubscribersPage = lazy(() => import('./subscribers-page.tsx'));
 const ActivityPage = lazy(() => import('./activity-page.tsx'));
@@ -58,6 +60,8 @@ const SCREENS: [RegExp, ComponentType][] = [
   [/^\/customers\/?$/, CustomersPage],
   [/^\/customers\/[^/]+\/?$/, CustomerPage],
   [/^\/kits\/?$/, KitsPage],
+  [/^\/kits\/new\/?$/, NewKitPage],
+  [/^\/kits\/[^/]+\/?$/, KitEditorPage],
   [/^\/discounts\/?$/, DiscountsPage],
   [/^\/messages\/?$/, MessagesPage],
   [/^\/subscribers\/?$/, SubscribersPage],

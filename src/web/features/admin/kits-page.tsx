@@ -36,7 +36,11 @@ export default function KitsPage() {
 
   return (
     <>
-      <PageHeader title="Kits" />
+      <PageHeader title="Kits">
+        <Link className="btn btn-primary" to="/admin/kits/new">
+          New Kit
+        </Link>
+      </PageHeader>
       <QueryState query={kits} label="kits" />
       {kits.data && kits.data.length === 0 && <EmptyState>No kits in the catalog.</EmptyState>}
       {kits.data && kits.data.length > 0 && (
@@ -49,8 +53,10 @@ export default function KitsPage() {
               header: 'Kit',
               cell: (kit) => (
                 <>
-                  {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.title}</Link> : kit.title}
-                  <div className="small text-body-secondary">{kit.sef_id}</div>
+                  <Link to={`/admin/kits/${kit.sef_id}`}>{kit.title}</Link>
+                  <div className="small text-body-secondary">
+                    {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.sef_id}</Link> : kit.sef_id}
+                  </div>
                 </>
               ),
             },
