@@ -58,7 +58,7 @@ export default function NewKitPage() {
             {failure}
           </div>
         )}
-        <Section id="new-kit" title="Basics">
+        <Section id="new-kit-basics" title="Basics">
           <TextField
             id="new-kit-sef"
             label="Address"

@@ -72,7 +72,7 @@ export function ScreenshotsSection({ draft, edit, errors, kit }: SectionProps) {
   return (
     <Section id="kit-screenshots" title="Screenshots">
       <TextField
-        id="kit-screenshots-title"
+        id="kit-screenshots-heading"
         label="Screenshots heading"
         value={draft.details.screenshotsTitle}
         error={errors['details.screenshotsTitle']}
