@@ -171,17 +171,16 @@ export function ListEditor<T>({
   make,
   error,
   children,
-  addLabel,
 }: {
   items: T[];
   onChange: (items: T[]) => void;
   /** What one row is (`question`): the buttons' names. */
   noun: string;
-  make: () => T;
+  /** A new empty row (none: rows come from elsewhere, like uploads). */
+  make?: () => T;
   /** The message about the list as a whole (too few, too many). */
   error?: string;
   children: (item: T, index: number, set: (item: T) => void) => ReactNode;
-  addLabel?: string;
 }) {
   const move = (from: number, to: number) => {
     const next = [...items];
@@ -230,9 +229,11 @@ export function ListEditor<T>({
         ))}
       </ol>
       {error && <div className="invalid-feedback d-block mb-2">{error}</div>}
-      <button type="button" className="btn btn-sm btn-outline-primary" onClick={() => onChange([...items, make()])}>
-        {addLabel ?? `Add ${noun}`}
-      </button>
+      {make && (
+        <button type="button" className="btn btn-sm btn-outline-primary" onClick={() => onChange([...items, make()])}>
+          {`Add ${noun}`}
+        </button>
+      )}
     </div>
   );
 }

@@ -85,14 +85,12 @@ export function ScreenshotsSection({ draft, edit, errors, kit }: SectionProps) {
       <ListEditor
         items={draft.details.screenshots}
         noun="screenshot"
-        make={() => ({ url: '', thumbnail_url: '', alt: '', title: '' })}
         error={errors['details.screenshots']}
         onChange={(items) =>
           edit((d) => {
             d.details.screenshots = items;
           })
         }
-        addLabel="Add an empty row"
       >
         {(shot, i, set) => (
           <div className="kit-editor-shot">
