@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, signedInClient } from '../../../../tests/setup/client.ts';
+import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, FIXTURE_CATALOG, type TestApp, webRenderer } from '../../../../tests/setup/test-app.ts';
 import type { EditableKit } from '../../../common/schemas/kit-editor.ts';
+import { createCatalog, listenForCatalogChanges } from '../catalog/catalog.service.ts';
 
 let t: TestApp;
 let owner: Client;
@@ -74,6 +75,18 @@ describe('GET /api/admin/kits/:sefId', () => {
     expect(kit.setup_markdown).toContain('## Quick Start');
     expect(kit.docs.map((d) => d.slug)).toEqual(['introduction', 'deploy']);
     expect(kit.details.screenshots[0]!.url).toMatch(/^media\/screenshots\/alpha-kit\/[0-9a-f]{16}-dashboard\.png$/);
+  });
+
+  it('answers 401 signed out and 419 without the CSRF token', async () => {
+    const anonymous = await createClient(t.app);
+    expect((await anonymous.get('/api/admin/kits/alpha-kit')).statusCode).toBe(401);
+    const noToken = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/kits/alpha-kit',
+      headers: { cookie: cookie(owner), 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(noToken.statusCode).toBe(419);
   });
 
   it('is for owners only, and 404 for an unknown kit', async () => {
@@ -164,6 +177,32 @@ describe('PUT /api/admin/kits/:sefId', () => {
     expect(log).toMatchObject({ actor: 'boss@shop.test', action: 'edit kit' });
     expect(log.detail).toContain('price $49 -> $59');
     expect(log.detail).toContain('FAQ');
+  });
+
+  it('drops the catalog of another instance too, at commit (NOTIFY)', async () => {
+    const other = createCatalog(t.db);
+    let connected = false;
+    const listener = listenForCatalogChanges(
+      () => t.pool.connect(),
+      () => {
+        connected = true;
+        other.invalidate();
+      },
+      { warn: () => {} },
+    );
+    try {
+      await expect.poll(() => connected, { timeout: 10_000 }).toBe(true);
+      const before = await editable();
+      expect((await other.entry('alpha-kit'))!.product.spot).toBe(before.spot);
+      expect((await put(owner, '/api/admin/kits/alpha-kit', { ...before, spot: 'Seen everywhere.' })).statusCode).toBe(
+        200,
+      );
+      await expect
+        .poll(async () => (await other.entry('alpha-kit'))!.product.spot, { timeout: 10_000 })
+        .toBe('Seen everywhere.');
+    } finally {
+      await listener.close();
+    }
   });
 
   it('hides a kit from the store and shows it again', async () => {
@@ -289,5 +328,40 @@ describe('POST /api/admin/markdown-preview', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().html).toContain('<h2 id="quick-start">Quick Start</h2>');
     expect(res.json().html).not.toContain('onerror');
+  });
+});
+
+describe('with Paddle', () => {
+  it('asks for a new Paddle price id when the price changes, since Paddle charges its own price', async () => {
+    const paddle = await createTestApp({
+      OWNER_EMAILS: 'boss@shop.test',
+      PAYMENT_PROVIDER: 'paddle',
+      PADDLE_CLIENT_TOKEN: 'test_client_token',
+      PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_test_secret',
+      PADDLE_API_KEY: 'pdl_sdbx_apikey_test',
+    });
+    try {
+      const { client } = await signedInClient(paddle.app, paddle.pool, { email: 'boss@shop.test' });
+      const kit = (await client.get('/api/admin/kits/beta-kit')).json() as EditableKit;
+      expect(kit.paddle).toBe(true);
+      const send = (body: unknown) =>
+        paddle.app.inject({
+          method: 'PUT',
+          url: '/api/admin/kits/beta-kit',
+          headers: { cookie: cookie(client), 'x-csrf-token': client.csrf, 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        });
+      const same = await send({ ...kit, price: kit.price + 10 });
+      expect(same.statusCode).toBe(422);
+      expect(same.json().fields.paddle_price_id).toMatch(/new price needs its own Paddle price/);
+      const renewed = await send({ ...kit, price: kit.price + 10, paddle_price_id: 'pri_01betanewprice000001' });
+      expect(renewed.statusCode).toBe(200);
+      expect((await client.post('/api/cart', { products: [kit.id] })).json().items[0]).toMatchObject({
+        price: kit.price + 10,
+        paddle_id: 'pri_01betanewprice000001',
+      });
+    } finally {
+      await paddle.close();
+    }
   });
 });
