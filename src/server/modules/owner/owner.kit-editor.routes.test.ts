@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createClient, signedInClient } from '../../../../tests/setup/client.ts';
-import { createTestApp, FIXTURE_CATALOG, type TestApp, webRenderer } from '../../../../tests/setup/test-app.ts';
+import {
+  createTestApp,
+  DEMO_CATALOG,
+  FIXTURE_CATALOG,
+  type TestApp,
+  webRenderer,
+} from '../../../../tests/setup/test-app.ts';
 import type { EditableKit } from '../../../common/schemas/kit-editor.ts';
 import { createCatalog, listenForCatalogChanges } from '../catalog/catalog.service.ts';
 
@@ -362,6 +368,32 @@ describe('with Paddle', () => {
       });
     } finally {
       await paddle.close();
+    }
+  });
+});
+
+describe('the demo catalog', () => {
+  it('every kit the shop ships opens in the editor and saves back unchanged', async () => {
+    const demo = await createTestApp({ OWNER_EMAILS: 'boss@shop.test' }, { catalogDir: DEMO_CATALOG });
+    try {
+      const { client } = await signedInClient(demo.app, demo.pool, { email: 'boss@shop.test' });
+      const sefIds = (await demo.pool.query<{ sef_id: string }>('SELECT sef_id FROM kits ORDER BY id')).rows;
+      expect(sefIds.length).toBeGreaterThan(3);
+      for (const { sef_id } of sefIds) {
+        const kit = (await client.get(`/api/admin/kits/${sef_id}`)).json() as EditableKit;
+        const before = (await client.post(`/api/product/${sef_id}`)).json();
+        const saved = await demo.app.inject({
+          method: 'PUT',
+          url: `/api/admin/kits/${sef_id}`,
+          headers: { cookie: cookie(client), 'x-csrf-token': client.csrf, 'content-type': 'application/json' },
+          payload: JSON.stringify(kit),
+        });
+        expect(saved.json(), sef_id).not.toHaveProperty('fields');
+        expect(saved.statusCode).toBe(200);
+        expect((await client.post(`/api/product/${sef_id}`)).json()).toEqual(before);
+      }
+    } finally {
+      await demo.close();
     }
   });
 });
