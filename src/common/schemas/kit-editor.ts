@@ -129,6 +129,8 @@ export const KitEditSchema = z
     /** Only when GitHub delivery is configured (the server refuses one otherwise). */
     github_repository: GithubRepository.nullable(),
     hidden: z.boolean(),
+    /** The `updated_at` the form was opened with: a save over someone else's newer one is refused. */
+    updated_at: z.string().max(40).optional(),
   })
   .superRefine((kit, ctx) => {
     if (kit.discounted_from !== null && kit.discounted_from <= kit.price)
@@ -163,6 +165,7 @@ export type EditableKit = KitEdit & {
   version: string;
   /** Whether the catalog content still has it (a kit created in the console never had). */
   in_content: boolean;
+  updated_at: string;
   /** When the console last changed it (an import then leaves it alone unless forced). */
   console_changed_at: string | null;
   /** Whether GitHub delivery is configured: the repository field shows only then. */

@@ -9,6 +9,7 @@ import type {
 } from '../../../common/schemas/kit-editor.ts';
 import type { Database } from '../../db/open.ts';
 import { type KitDetails, type KitDocPage, kits } from '../../db/schema/catalog.ts';
+import { AppError } from '../../http/errors.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { renderMarkdown, sanitizeHtml } from '../../lib/html.ts';
 import { archiveRoot, guideUnpackCommand } from './catalog.read.ts';
@@ -58,11 +59,18 @@ export function editableFields(row: KitRow) {
     docs: row.docsMarkdown ?? [],
     github_repository: row.githubRepository,
     hidden: row.hiddenAt !== null,
+    updated_at: row.updatedAt.toISOString(),
   } satisfies Omit<EditableKit, 'github_delivery' | 'paddle'>;
 }
 
-export async function findEditableKit(db: Db, sefId: string): Promise<KitRow | undefined> {
-  const [row] = await db.select().from(kits).where(eq(kits.sefId, sefId)).limit(1);
+/** A kit by slug; `lock` holds its row until the transaction ends (a save checks, then writes). */
+export async function findEditableKit(
+  db: Db,
+  sefId: string,
+  options: { lock?: boolean } = {},
+): Promise<KitRow | undefined> {
+  const query = db.select().from(kits).where(eq(kits.sefId, sefId)).limit(1);
+  const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
@@ -107,6 +115,11 @@ export async function saveKit(
   input: KitEditInput,
   options: { paddle: boolean; githubDelivery: boolean },
 ): Promise<KitRow> {
+  if (input.updated_at !== undefined && input.updated_at !== row.updatedAt.toISOString())
+    throw new AppError(
+      'conflict',
+      'This kit was changed since you opened it (by another owner, an import or another tab): reload it, then make your change again.',
+    );
   const fields: Record<string, string> = {};
   const prefix = screenshotPrefix(row.sefId);
   input.details.screenshots.forEach((shot, i) => {

@@ -215,7 +215,13 @@ describe('PUT /api/admin/kits/:sefId', () => {
     const before = await editable();
     expect((await put(owner, '/api/admin/kits/alpha-kit', { ...before, hidden: true })).statusCode).toBe(200);
     expect((await customer.post('/api/product/alpha-kit')).statusCode).toBe(404);
-    expect((await put(owner, '/api/admin/kits/alpha-kit', { ...before, hidden: false })).statusCode).toBe(200);
+    // A save from the form opened before the first one is refused rather than undoing it.
+    const stale = await put(owner, '/api/admin/kits/alpha-kit', { ...before, title: 'Stale' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toMatch(/changed since you opened it/);
+    expect((await put(owner, '/api/admin/kits/alpha-kit', { ...(await editable()), hidden: false })).statusCode).toBe(
+      200,
+    );
     expect((await customer.post('/api/product/alpha-kit')).statusCode).toBe(200);
   });
 });

@@ -79,7 +79,7 @@ export function registerKitEditorRoutes(
       const owner = ownerOf(request);
       try {
         const saved = await db.transaction(async (tx) => {
-          const row = await findEditableKit(tx, sefId);
+          const row = await findEditableKit(tx, sefId, { lock: true });
           if (!row) throw new AppError('not_found', `No kit ${sefId}.`);
           const before = editableFields(row);
           const after = await saveKit(tx, row, parsed.data, options);

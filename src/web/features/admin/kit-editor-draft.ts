@@ -27,6 +27,7 @@ export function draftOf(kit: EditableKit): Draft {
     docs: kit.docs,
     github_repository: kit.github_repository ?? '',
     hidden: kit.hidden,
+    updated_at: kit.updated_at,
   };
 }
 
