@@ -36,13 +36,17 @@ test.describe('the kit editor', () => {
     snap,
   }) => {
     test.setTimeout(120_000);
-    const sefId = `e2e-kit-${randomBytes(3).toString('hex')}`;
+    const suffix = randomBytes(3).toString('hex');
+    const sefId = `e2e-kit-${suffix}`;
+    const title = `Editor Test Kit ${suffix}`;
     const owner = await createAccount(db, { name: 'Ed Editor' });
     await db.query('INSERT INTO owners (email) VALUES (lower($1)) ON CONFLICT DO NOTHING', [owner.email]);
     const visitor = await browser.newContext({ baseURL: `${OWNER_SHOP_URL}/`, viewport: page.viewportSize()! });
     try {
       await signInThroughForm(page, owner);
       await page.goto('admin/kits');
+      await expect(page.getByRole('link', { name: 'New Kit' })).toBeVisible();
+      await snap('kit-editor-kits');
       await page.getByRole('link', { name: 'New Kit' }).click();
       await expect(page.getByRole('heading', { level: 1, name: 'New Kit' })).toBeVisible();
 
@@ -52,7 +56,7 @@ test.describe('the kit editor', () => {
       await expect(page.getByLabel('Address')).toHaveAccessibleDescription(/Lowercase letters/);
       await expect(page.getByLabel('Price (USD)')).toHaveAccessibleDescription(/Enter an amount/);
       await page.getByLabel('Address').fill(sefId);
-      await page.getByLabel('Title').fill('Editor Test Kit');
+      await page.getByLabel('Title').fill(title);
       await page.getByLabel('Spot').fill('A kit made in the browser.');
       await page.getByLabel('Price (USD)').fill('19');
       await page.getByLabel('Paddle price id').fill(`pri_01e2e${randomBytes(6).toString('hex')}`);
@@ -60,7 +64,7 @@ test.describe('the kit editor', () => {
       await page.getByRole('button', { name: 'Create Kit' }).click();
 
       await expect(page).toHaveURL(new RegExp(`/admin/kits/${sefId}$`));
-      await expect(page.getByRole('heading', { level: 1, name: 'Edit Editor Test Kit' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: `Edit ${title}` })).toBeVisible();
       // Saving the empty page names what is missing, and the store still does not show the kit.
       await page.getByLabel('Visible in the store').check();
       await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -102,7 +106,7 @@ test.describe('the kit editor', () => {
       await snap('kit-editor');
 
       await visitorPage.goto(`product/${sefId}`);
-      await expect(visitorPage.getByRole('heading', { level: 1, name: 'Editor Test Kit' })).toBeVisible();
+      await expect(visitorPage.getByRole('heading', { level: 1, name: title })).toBeVisible();
       await expect(visitorPage.getByText('Is it tested?')).toBeVisible();
       const shot = visitorPage.getByRole('button', { name: 'Enlarge The dashboard of the editor test kit' });
       await shot.scrollIntoViewIfNeeded();
@@ -123,7 +127,7 @@ test.describe('the kit editor', () => {
       await expect(questions).toHaveText(['Can I change it?', 'Is it tested?']);
 
       await page.goto('admin/activity');
-      await expect(page.getByText(/price \$19 -> \$24\.5/)).toBeVisible();
+      await expect(page.getByRole('cell', { name: `${title}: price $19 -> $24.5, FAQ`, exact: true })).toBeVisible();
     } finally {
       await visitor.close();
       await db.query('DELETE FROM kits WHERE sef_id = $1', [sefId]);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { centsToDollars, parseDollarsToCents } from '../../../common/money.ts';
 import type {
@@ -89,7 +90,8 @@ function renderDocs(pages: KitEditInput['docs']): KitDocPage[] {
 /** What changed, in the activity log's words (`price $49 -> $59, faq, screenshots`). */
 export function describeKitChanges(before: ReturnType<typeof editableFields>, after: KitEditInput): string {
   const changed: string[] = [];
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  // Stored JSON comes back with its keys in PostgreSQL's order: compare values, not text.
+  const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
   const money = (v: number | null) => (v === null ? 'none' : `$${v}`);
   if (before.price !== after.price) changed.push(`price ${money(before.price)} -> ${money(after.price)}`);
   if (before.discounted_from !== after.discounted_from)

@@ -181,8 +181,7 @@ describe('PUT /api/admin/kits/:sefId', () => {
 
     const log = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
     expect(log).toMatchObject({ actor: 'boss@shop.test', action: 'edit kit' });
-    expect(log.detail).toContain('price $49 -> $59');
-    expect(log.detail).toContain('FAQ');
+    expect(log.detail).toBe('Alpha Kit: price $49 -> $59, heading, FAQ, documentation');
   });
 
   it('drops the catalog of another instance too, at commit (NOTIFY)', async () => {
