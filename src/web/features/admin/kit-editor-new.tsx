@@ -22,7 +22,11 @@ export default function NewKitPage() {
   const field = (key: keyof typeof EMPTY) => ({
     value: draft[key],
     error: errors[key],
-    onChange: (value: string) => setDraft((d) => ({ ...d, [key]: value })),
+    onChange: (value: string) => {
+      setDraft((d) => ({ ...d, [key]: value }));
+      // A corrected field stops saying what was wrong with it.
+      setErrors(({ [key]: _fixed, ...rest }) => rest);
+    },
   });
 
   const submit = (event: FormEvent) => {

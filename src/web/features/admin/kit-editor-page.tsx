@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { type EditableKit, fieldMessages, KitEditSchema } from '../../../common/schemas/kit-editor.ts';
 import { useToast } from '../../components/toasts.tsx';
@@ -45,8 +45,18 @@ function KitForm({ kit }: { kit: EditableKit }) {
       return next;
     });
 
-  const refuse = (fields: Record<string, string>, message: string) => {
+  // After a refused save, the marks follow the owner's corrections as they type (the schema's
+  // checks; the server's own come back with the next Save).
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    if (!live) return;
+    const parsed = KitEditSchema.safeParse(inputOf(draft));
+    setErrors(parsed.success ? {} : fieldMessages(parsed.error));
+  }, [draft, live]);
+
+  const refuse = (fields: Record<string, string>, message: string, fromServer = false) => {
     setErrors(fields);
+    setLive(!fromServer);
     setFailure(message);
     // The summary is announced and in view; each field below says what to fix.
     requestAnimationFrame(() => summary.current?.focus());
@@ -64,6 +74,7 @@ function KitForm({ kit }: { kit: EditableKit }) {
     save.mutate(input, {
       onSuccess: (saved) => {
         setDraft(draftOf(saved));
+        setLive(false);
         setErrors({});
         setFailure(null);
         toast({ title: 'Kit saved', body: `${saved.title} is saved; the store shows it now.` });
@@ -73,8 +84,9 @@ function KitForm({ kit }: { kit: EditableKit }) {
           refuse(
             error.fields,
             `Nothing was saved: correct the ${Object.keys(error.fields).length} field(s) marked below.`,
+            true,
           );
-        else refuse({}, errorText(error, 'The save failed. Try again.'));
+        else refuse({}, errorText(error, 'The save failed. Try again.'), true);
       },
     });
   };
