@@ -1,7 +1,9 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createGzip } from 'node:zlib';
 import { eq } from 'drizzle-orm';
+import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, FIXTURE_CATALOG } from '../../../../tests/setup/test-app.ts';
 import { kits, kitVersions } from '../../db/schema/catalog.ts';
@@ -137,5 +139,40 @@ describe('npm run catalog -- export DIR', () => {
       (await db.select({ sha: kitVersions.sha256 }).from(kitVersions).orderBy(kitVersions.kitId)).map((v) => v.sha);
     expect(await sha(fresh.db)).toEqual(await sha(shop.db));
     expect(await freshStorage.readObject('public', shot.url.replace(/^media\//, ''))).toEqual(png);
+  });
+});
+
+describe('export of a version published as a .tar.gz', () => {
+  it('unpacks its single folder into source/', async () => {
+    await shop.pool.query('TRUNCATE kits RESTART IDENTITY CASCADE');
+    const storage = createLocalStorage(folder('kitshop-files-'));
+    await importCatalog(shop.db, storage, FIXTURE_CATALOG);
+    const tar = pack();
+    tar.entry({ name: 'alpha-kit-2.0.0/', type: 'directory' });
+    tar.entry({ name: 'alpha-kit-2.0.0/README.md' }, '# Alpha 2\n');
+    tar.entry({ name: 'alpha-kit-2.0.0/src/index.ts' }, 'export const two = 2;\n');
+    tar.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of tar.pipe(createGzip())) chunks.push(chunk as Buffer);
+    const key = 'archives/alpha-kit/alpha-kit-2.0.0-0123456789abcdef.tar.gz';
+    await storage.putPrivate(key, Buffer.concat(chunks));
+    const [alpha] = await shop.db.select().from(kits).where(eq(kits.sefId, 'alpha-kit'));
+    await shop.db.insert(kitVersions).values({
+      kitId: alpha!.id,
+      version: '2.0.0',
+      releasedOn: '2026-11-29',
+      changelog: 'A major version.',
+      storageKey: key,
+      sizeBytes: 1,
+      sha256: 'x',
+    });
+
+    const out = folder('kitshop-export-');
+    expect((await exportCatalog(shop.db, storage, out)).written).toContain('alpha-kit');
+    expect(readFileSync(path.join(out, 'kits/alpha-kit/source/src/index.ts'), 'utf8')).toBe('export const two = 2;\n');
+    expect(existsSync(path.join(out, 'kits/alpha-kit/source/alpha-kit-2.0.0'))).toBe(false);
+    expect(readFileSync(path.join(out, 'kits/alpha-kit/CHANGELOG.md'), 'utf8')).toMatch(
+      /^# Changelog\n\n## 2\.0\.0 - 2026-11-29\n\nA major version\.\n\n## 1\.1\.0 - /,
+    );
   });
 });

@@ -1,7 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { asc, desc, eq } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
+import { extract } from 'tar-stream';
 import type { Database } from '../../db/open.ts';
 import { kits, kitVersions } from '../../db/schema/catalog.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
@@ -23,6 +27,22 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 function screenshotFile(url: string): { key: string; file: string } {
   const key = url.replace(/^media\//, '');
   return { key, file: path.posix.basename(key).replace(/^[0-9a-f]{16}-/, '') };
+}
+
+/** The regular files of a .tar.gz, by path (links and devices are never part of a kit). */
+async function untarGz(bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
+  const files: Record<string, Uint8Array> = {};
+  const entries = extract();
+  const done = (async () => {
+    for await (const entry of entries) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      if (entry.header.type === 'file') files[entry.header.name.replace(/^\.\//, '')] = Buffer.concat(chunks);
+    }
+  })();
+  await pipeline(Readable.from([Buffer.from(bytes)]), createGunzip(), entries);
+  await done;
+  return files;
 }
 
 async function writeFile(file: string, content: string | Uint8Array) {
@@ -50,8 +70,13 @@ export async function exportCatalog(db: Database, storage: Storage, dir: string)
       report.skipped.push(`${kit.sefId} (imported before Markdown was kept: run npm run catalog once)`);
       continue;
     }
-    if (!newest.storageKey.endsWith('.zip')) {
-      report.skipped.push(`${kit.sefId} (its archive is not a zip: ${newest.storageKey})`);
+    const format = newest.storageKey.endsWith('.zip')
+      ? 'zip'
+      : /\.(tar\.gz|tgz)$/.test(newest.storageKey)
+        ? 'tar.gz'
+        : null;
+    if (!format) {
+      report.skipped.push(`${kit.sefId} (its archive is neither a zip nor a .tar.gz: ${newest.storageKey})`);
       continue;
     }
     const at = (...parts: string[]) => path.join(dir, 'kits', kit.sefId, ...parts);
@@ -97,11 +122,14 @@ export async function exportCatalog(db: Database, storage: Storage, dir: string)
     );
 
     const root = `${archiveRoot(kit.sefId, newest.version)}/`;
-    const files = unzipSync(await read('private', newest.storageKey, `${kit.sefId} archive`));
+    const archive = await read('private', newest.storageKey, `${kit.sefId} archive`);
+    const files = format === 'zip' ? unzipSync(archive) : await untarGz(archive);
     await fs.mkdir(at('source'), { recursive: true });
     for (const [name, bytes] of Object.entries(files)) {
       if (name.endsWith('/')) continue;
-      const relative = name.startsWith(root) ? name.slice(root.length) : name;
+      // Whatever single folder the archive holds is the kit's root (a GitHub tarball names its own).
+      const top = `${name.split('/')[0]}/`;
+      const relative = name.startsWith(root) ? name.slice(root.length) : name.slice(top.length);
       // An archive entry never writes outside the kit's source folder.
       const target = path.resolve(at('source'), relative);
       if (!target.startsWith(`${path.resolve(at('source'))}${path.sep}`))
