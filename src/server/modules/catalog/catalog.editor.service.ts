@@ -234,6 +234,32 @@ export async function createKit(tx: Db, input: KitCreateInput): Promise<KitRow> 
   return created!;
 }
 
+/**
+ * Whether a kit made with New Kit still lacks the parts its product page needs (its editor's Save
+ * asks for them all): such a kit must not be shown from the Kits list either.
+ */
+export async function kitPageIncomplete(db: Db, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ features: kits.features, details: kits.details, setupHtml: kits.setupHtml })
+    .from(kits)
+    .where(eq(kits.id, id));
+  if (!row) return false;
+  const { details } = row;
+  return (
+    row.features.length < 3 ||
+    row.setupHtml === '' ||
+    details.demo.url === '' ||
+    [
+      details.headerCards,
+      details.heading.features,
+      details.screenshots,
+      details.included,
+      details.why,
+      details.faq,
+    ].some((list) => list.length === 0)
+  );
+}
+
 /** An image's type by its first bytes (what it is, whatever the upload claimed). */
 export function imageTypeOf(bytes: Uint8Array): 'png' | 'jpg' | 'webp' | null {
   const starts = (...values: number[]) => values.every((v, i) => bytes[i] === v);

@@ -288,6 +288,10 @@ describe('POST /api/admin/kits (New Kit)', () => {
     expect((await owner.get('/api/admin/activity?limit=1')).json().items[0]).toMatchObject({ action: 'create kit' });
 
     const draft = await editable('gamma-kit');
+    // Not from the Kits list either, while its page is empty.
+    const shown = await owner.post(`/api/admin/kits/${draft.id}`, { active: true });
+    expect(shown.statusCode).toBe(409);
+    expect(shown.json().message).toBe('Gamma Kit is not complete yet: finish its page in the kit editor and save it.');
     const incomplete = await put(owner, '/api/admin/kits/gamma-kit', { ...draft, hidden: false });
     expect(incomplete.statusCode).toBe(422);
     expect(incomplete.json().fields).toMatchObject({ features: 'Add at least 3 features.' });
