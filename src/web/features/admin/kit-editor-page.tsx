@@ -4,8 +4,9 @@ import { type EditableKit, fieldMessages, KitEditSchema } from '../../../common/
 import { useToast } from '../../components/toasts.tsx';
 import { recordId } from './format.ts';
 import { KitFormError, useEditableKit, useSaveKit } from './kit-editor-api.ts';
+import { BasicsSection } from './kit-editor-basics.tsx';
 import { type Draft, draftOf, type Edit, fieldName, inputOf } from './kit-editor-draft.ts';
-import { BasicsSection, PageSection } from './kit-editor-sections.tsx';
+import { PageSection } from './kit-editor-sections.tsx';
 import {
   DeliverySection,
   FaqSection,
