@@ -203,6 +203,7 @@ export const OWNER_SCREENS = {
   '/admin/customers': { title: 'Customers' },
   '/admin/customers/:id': { title: 'Customer' },
   '/admin/kits': { title: 'Kits' },
+  '/admin/kits/new': { title: 'New Kit' },
   '/admin/kits/:sefId': { title: 'Kit' },
   '/admin/discounts': { title: 'Discounts' },
   '/admin/messages': { title: 'Messages' },

@@ -7,6 +7,7 @@ import { connectRunningEmbeddedPostgres, type EmbeddedDatabase, startEmbeddedPos
 import { migrateDatabase, openDatabase, openPool } from './db/open.ts';
 import { DISCOUNTS_USAGE, importDiscountsFile, parseDiscountArgs, runDiscounts } from './discounts-cli.ts';
 import { openStorage } from './integrations/storage/storage.ts';
+import { exportCatalog } from './modules/catalog/catalog.export.ts';
 import { importCatalog } from './modules/catalog/catalog.import.ts';
 import { CatalogContentError } from './modules/catalog/catalog.read.ts';
 import { subscriberCsvLines } from './modules/messages/messages.owner.service.ts';
@@ -15,7 +16,10 @@ import { addOwner, listOwners, removeOwner } from './modules/owner/owner.service
 import { DEMO_PASSWORD, parseSeedArgs, seedDemoSales } from './seed.ts';
 
 const USAGE = `Usage:
-  npm run catalog                   import or update the kits in CATALOG_DIR (default ./content)
+  npm run catalog                   import or update the kits in CATALOG_DIR (default ./content); kits
+                                    changed in the owner console are reported and kept as the console has them
+  npm run catalog -- --force        the same, and the content wins over the console's changes
+  npm run catalog -- export DIR     write the catalog (database and storage) to DIR in the import format
   npm run subscribers -- export FILE
                                     the active newsletter subscribers as CSV, written to FILE
   npm run -s subscribers -- export > FILE
@@ -94,7 +98,8 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
   }
   const known =
     discounts !== undefined ||
-    command === 'catalog' ||
+    (command === 'catalog' &&
+      (sub === undefined || (sub === '--force' && arg === undefined) || (sub === 'export' && Boolean(arg)))) ||
     command === 'seed' ||
     (command === 'owner' &&
       (sub === 'list' || ((sub === 'add' || sub === 'remove') && /^[^\s@]+@[^\s@]+$/.test(arg ?? '')))) ||
@@ -158,8 +163,23 @@ async function main(command: string | undefined, sub: string | undefined, arg?: 
       }
       return 0;
     }
-    const report = await importCatalog(db, await openStorage(config), config.catalogDir, config);
+    if (sub === 'export') {
+      const exported = await exportCatalog(db, await openStorage(config), arg!);
+      console.log(`Catalog exported to ${arg}`);
+      console.log(
+        `  written   ${exported.written.length}${exported.written.length ? `: ${exported.written.join(', ')}` : ''}`,
+      );
+      for (const line of exported.skipped) console.log(`  skipped   ${line}`);
+      return 0;
+    }
+    const report = await importCatalog(db, await openStorage(config), config.catalogDir, config, {
+      force: sub === '--force',
+    });
     console.log(`Catalog imported from ${config.catalogDir}`);
+    if (report.conflicts.length > 0)
+      console.log(
+        '  conflicts are kits changed both in the owner console and in the content: kept as the console has them (npm run catalog -- --force takes the content)',
+      );
     for (const [label, list] of Object.entries(report)) {
       console.log(`  ${label.padEnd(9)} ${list.length}${list.length ? `: ${list.join(', ')}` : ''}`);
     }

@@ -16,6 +16,9 @@ export type KitDetails = {
 
 export type KitDocPage = { slug: string; title: string; html: string };
 
+/** A documentation page as its author wrote it (`docs/NN-<slug>.md`), kept so it can be edited and exported. */
+export type KitDocSource = { slug: string; markdown: string };
+
 /** One kit for sale. Rows are never deleted (orders point at them): a kit gone from content is deactivated. */
 export const kits = pgTable(
   'kits',
@@ -35,6 +38,10 @@ export const kits = pgTable(
     setupHtml: text('setup_html').notNull(),
     /** Documentation pages, sanitised HTML; empty when the kit has no docs. */
     docs: jsonb('docs').$type<KitDocPage[]>().notNull(),
+    /** The setup guide's Markdown (null for a kit imported before sources were kept). */
+    setupMarkdown: text('setup_markdown'),
+    /** The documentation pages' Markdown, in order (null as above). */
+    docsMarkdown: jsonb('docs_markdown').$type<KitDocSource[]>(),
     position: integer('position').notNull(),
     /** `owner/name` of the private repository buyers are invited to, if the kit has one. */
     githubRepository: text('github_repository'),
@@ -45,8 +52,13 @@ export const kits = pgTable(
     active: boolean('active').notNull().default(true),
     /** Set while an owner hides the kit (off the store, owners keep it); an import never clears it. */
     hiddenAt: timestamptz('hidden_at'),
-    /** Hash of the imported content, so a re-import can tell "unchanged" without diffing fields. */
+    /**
+     * Hash of the content the kit was last imported from, so a re-import can tell "unchanged" without
+     * diffing fields (an owner's edit keeps it: it tells whether the content moved on since).
+     */
     contentHash: text('content_hash').notNull(),
+    /** When the owner console last changed the kit; an import then leaves it alone unless forced. */
+    consoleChangedAt: timestamptz('console_changed_at'),
     createdAt: createdAt(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

@@ -54,6 +54,7 @@ describe('importCatalog', () => {
       updated: [],
       unchanged: [],
       removed: [],
+      conflicts: [],
     });
     const before = await database.pool.query('SELECT id, sef_id FROM kits ORDER BY id');
     expect(await importCatalog(database.db, storage(), dir)).toMatchObject({ unchanged: ['alpha-kit', 'beta-kit'] });
@@ -67,6 +68,7 @@ describe('importCatalog', () => {
       updated: ['beta-kit'],
       unchanged: [],
       removed: ['alpha-kit'],
+      conflicts: [],
     });
     const after = await database.pool.query('SELECT id, sef_id, active, price_cents FROM kits ORDER BY id');
     expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));

@@ -16,9 +16,24 @@ import {
   type LicenceRecord,
   readCatalog,
 } from './catalog.read.ts';
-import { CATALOG_CHANNEL } from './catalog.service.ts';
+import { CATALOG_CHANNEL, CONSOLE_CONTENT_HASH } from './catalog.service.ts';
 
-export type ImportReport = { created: string[]; updated: string[]; unchanged: string[]; removed: string[] };
+export type ImportReport = {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  removed: string[];
+  /**
+   * Kits the owner console changed since their import whose content changed too (or went away):
+   * left as the console has them, unless the import is forced.
+   */
+  conflicts: string[];
+};
+
+export type ImportOptions = {
+  /** Overwrites kits the console changed with the content (`npm run catalog -- --force`). */
+  force?: boolean;
+};
 
 const IMPORT_LOCK = 7_318_220_915;
 
@@ -94,6 +109,7 @@ export async function importCatalog(
   storage: Storage,
   catalogDir: string,
   mailContext?: MailContext,
+  { force = false }: ImportOptions = {},
 ): Promise<ImportReport> {
   const records = await readCatalog(catalogDir);
   // A released version is never rebuilt with other bytes: its owners already hold it.
@@ -129,10 +145,12 @@ export async function importCatalog(
         contentHash: kits.contentHash,
         active: kits.active,
         githubRepository: kits.githubRepository,
+        consoleChangedAt: kits.consoleChangedAt,
+        setupMarkdown: kits.setupMarkdown,
       })
       .from(kits);
     const bySef = new Map(existing.map((row) => [row.sefId, row]));
-    const report: ImportReport = { created: [], updated: [], unchanged: [], removed: [] };
+    const report: ImportReport = { created: [], updated: [], unchanged: [], removed: [], conflicts: [] };
     for (const { media: _media, release, licences, ...record } of records) {
       const row = bySef.get(record.sefId);
       if (!row) {
@@ -140,10 +158,13 @@ export async function importCatalog(
         await syncLicences(tx, created!.id, licences);
         await recordVersion(tx, created!.id, release, archives.get(record.sefId)!, undefined);
         report.created.push(record.sefId);
-      } else if (row.contentHash !== record.contentHash || !row.active) {
+      } else if (row.consoleChangedAt && !force && row.contentHash !== record.contentHash) {
+        // Changed in both places: the console's edit is the newer truth until the owner forces.
+        report.conflicts.push(record.sefId);
+      } else if (row.contentHash !== record.contentHash || !row.active || (force && row.consoleChangedAt)) {
         await tx
           .update(kits)
-          .set({ ...record, active: true, updatedAt: sql`now()` })
+          .set({ ...record, active: true, consoleChangedAt: null, updatedAt: sql`now()` })
           .where(sql`${kits.id} = ${row.id}`);
         await syncLicences(tx, row.id, licences);
         await recordVersion(
@@ -158,14 +179,25 @@ export async function importCatalog(
           for (const userId of await kitOwnerIds(tx, row.id)) await queueRepositoryAccessSync(tx, userId);
         report.updated.push(record.sefId);
       } else {
-        // (A database from before versions were kept gets its first version row here.)
+        // (A database from before versions were kept gets its first version row here, and one from
+        // before Markdown sources were kept gets them, so the console can edit them.)
         await recordVersion(tx, row.id, release, archives.get(record.sefId)!, undefined);
+        if (row.setupMarkdown === null)
+          await tx
+            .update(kits)
+            .set({ setupMarkdown: record.setupMarkdown, docsMarkdown: record.docsMarkdown })
+            .where(sql`${kits.id} = ${row.id}`);
         report.unchanged.push(record.sefId);
       }
     }
     const present = new Set(records.map((r) => r.sefId));
     for (const row of existing) {
-      if (row.active && !present.has(row.sefId)) {
+      if (!row.active || present.has(row.sefId)) continue;
+      // A kit made in the console was never content's to remove; one changed there is the owner's
+      // to decide about.
+      if (row.contentHash === CONSOLE_CONTENT_HASH) continue;
+      if (row.consoleChangedAt && !force) report.conflicts.push(row.sefId);
+      else {
         await tx.update(kits).set({ active: false, updatedAt: sql`now()` }).where(sql`${kits.id} = ${row.id}`);
         report.removed.push(row.sefId);
       }

@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import type { z } from 'zod';
-import type { KitDetails, KitDocPage, kits } from '../../db/schema/catalog.ts';
+import type { KitDetails, KitDocPage, KitDocSource, kits } from '../../db/schema/catalog.ts';
 import { renderMarkdown, sanitizeHtml } from '../../lib/html.ts';
 import { DetailsFileSchema, KitFileSchema, SEF_ID_PATTERN } from './catalog.content.ts';
 
@@ -151,6 +151,7 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
   const setupHtml = setup === undefined ? '' : renderMarkdown(setup);
 
   const docs: KitDocPage[] = [];
+  const docsMarkdown: KitDocSource[] = [];
   const docsDir = path.join(dir, 'docs');
   if (existsSync(docsDir)) {
     const files = (await fs.readdir(docsDir)).filter((f) => f.endsWith('.md')).sort();
@@ -159,11 +160,9 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
       const source = await fs.readFile(path.join(docsDir, file), 'utf8');
       const title = /^# (.+)$/m.exec(source)?.[1]?.trim();
       if (!title) problems.push(`${rel}/docs/${file}: must start with a "# Title" line`);
-      docs.push({
-        slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''),
-        title: title ?? file,
-        html: renderMarkdown(source),
-      });
+      const slug = file.replace(/^\d+-/, '').replace(/\.md$/, '');
+      docs.push({ slug, title: title ?? file, html: renderMarkdown(source) });
+      docsMarkdown.push({ slug, markdown: source });
     }
   }
 
@@ -255,7 +254,17 @@ async function readKit(dir: string, sefId: string, rel: string, problems: string
   const withRepository = githubRepository ? { ...base, githubRepository } : base;
   const hashed = licences.length > 0 ? { ...withRepository, licences } : withRepository;
   const contentHash = createHash('sha256').update(JSON.stringify(hashed)).digest('hex');
-  return { ...record, githubRepository, contentHash, licences, media, release };
+  // The Markdown sources stay out of the hash: the HTML made from them is in it already.
+  return {
+    ...record,
+    githubRepository,
+    contentHash,
+    setupMarkdown: setup ?? '',
+    docsMarkdown,
+    licences,
+    media,
+    release,
+  };
 }
 
 /** Reads and validates every kit under `<catalogDir>/kits`; throws CatalogContentError listing all problems. */

@@ -7,6 +7,9 @@ import { kitLicences, kits, kitVersions } from '../../db/schema/catalog.ts';
 
 export const CATALOG_CHANNEL = 'catalog_changed';
 
+/** The `content_hash` of a kit created in the owner console: no content was ever imported for it. */
+export const CONSOLE_CONTENT_HASH = 'console';
+
 type KitRow = typeof kits.$inferSelect;
 /** A licence tier on sale, as the snapshot keeps it. */
 export type LicenceTier = {

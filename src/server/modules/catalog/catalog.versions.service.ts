@@ -187,7 +187,29 @@ export async function publishVersion(
           idempotencyKey: input.idempotencyKey,
         })
         .returning({ id: kitVersions.id, version: kitVersions.version });
-      await tx.update(kits).set({ version, updatedAt: sql`now()` }).where(eq(kits.id, kit.id));
+      // The version is now the console's: an import of older content reports it instead of undoing it.
+      const [current] = await tx
+        .select({ version: kits.version, setupMarkdown: kits.setupMarkdown })
+        .from(kits)
+        .where(eq(kits.id, kit.id));
+      const guide =
+        current?.setupMarkdown &&
+        guideFollowingVersion(
+          current.setupMarkdown,
+          archiveRoot(kit.sefId, current.version),
+          archiveRoot(kit.sefId, version),
+        );
+      await tx
+        .update(kits)
+        .set({
+          version,
+          consoleChangedAt: sql`now()`,
+          updatedAt: sql`now()`,
+          ...(guide && guide !== current?.setupMarkdown
+            ? { setupMarkdown: guide, setupHtml: renderMarkdown(guide) }
+            : {}),
+        })
+        .where(eq(kits.id, kit.id));
       const release = kitReleaseMail(mail, { title: kit.title, sefId: kit.sefId, version, notes: input.notes });
       await tx.execute(
         enqueueMailToEachSql(
@@ -203,6 +225,16 @@ export async function publishVersion(
     await forgetUnusedObject(db, storage, storageKey);
     throw error;
   }
+}
+
+/**
+ * The setup guide's `unzip <sef>-<version>.zip && cd <sef>-<version>` line, moved to a new version:
+ * the guide names the file buyers download and the folder it unpacks into. Other lines stay.
+ */
+export function guideFollowingVersion(markdown: string, oldRoot: string, newRoot: string): string {
+  return markdown.replace(/^unzip\s+(\S+)\s*&&\s*cd\s+(\S+?)\/?(\s*)$/m, (line, zip, folder, rest) =>
+    zip === `${oldRoot}.zip` && folder === oldRoot ? `unzip ${newRoot}.zip && cd ${newRoot}${rest}` : line,
+  );
 }
 
 /** Deletes a stored archive no version row points at (a double click's twin may have recorded it). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanVersion, highestVersion, versionProblem } from './catalog.versions.service.ts';
+import { cleanVersion, guideFollowingVersion, highestVersion, versionProblem } from './catalog.versions.service.ts';
 
 describe('version numbers', () => {
   it('takes semantic versions, dropping a tag’s v, and refuses the rest', () => {
@@ -24,5 +24,19 @@ describe('version numbers', () => {
     expect(versionProblem('1.10.0-rc.1', existing)).toMatch(/greater than the latest/);
     expect(versionProblem('x', existing)).toMatch(/semantic version/);
     expect(versionProblem('0.0.1', [])).toBeNull();
+  });
+});
+
+describe('the setup guide after a publish', () => {
+  it('moves the unzip line to the new version and leaves every other line as written', () => {
+    const guide =
+      '## Quick Start\n\n```bash\nunzip kit-1.0.0.zip && cd kit-1.0.0\nnpm install\n```\n\nSee kit-1.0.0 notes.\n';
+    expect(guideFollowingVersion(guide, 'kit-1.0.0', 'kit-1.1.0')).toBe(
+      '## Quick Start\n\n```bash\nunzip kit-1.1.0.zip && cd kit-1.1.0\nnpm install\n```\n\nSee kit-1.0.0 notes.\n',
+    );
+    // A line that names another archive is the seller's own: it stays.
+    expect(guideFollowingVersion('unzip other.zip && cd other\n', 'kit-1.0.0', 'kit-1.1.0')).toBe(
+      'unzip other.zip && cd other\n',
+    );
   });
 });

@@ -3,6 +3,7 @@ import { centsToDollars } from '../../../common/money.ts';
 import { KitVisibilitySchema, type OwnerKit } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
+import { kitPageIncomplete } from '../catalog/catalog.editor.service.ts';
 import { allKitsWithNewestVersion, kitById, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import { libraryStatsByKit } from '../library/library.owner.service.ts';
 import { salesByKit } from '../orders/orders.owner.service.ts';
@@ -54,6 +55,11 @@ export function registerKitRoutes(
         throw new AppError(
           'conflict',
           `${kit.title} is no longer in the catalog content: add it back and run npm run catalog.`,
+        );
+      if (input.active && (await kitPageIncomplete(tx, id)))
+        throw new AppError(
+          'conflict',
+          `${kit.title} is not complete yet: finish its page in the kit editor and save it.`,
         );
       await setKitHidden(tx, id, !input.active);
       await recordActivity(tx, owner, {

@@ -15,6 +15,7 @@ import {
 } from '../orders/refunds.service.ts';
 import { registerCustomerRoutes } from './owner.customers.routes.ts';
 import { registerDiscountRoutes } from './owner.discounts.routes.ts';
+import { registerKitEditorRoutes } from './owner.kit-editor.routes.ts';
 import { registerKitVersionRoutes } from './owner.kit-versions.routes.ts';
 import { registerKitRoutes } from './owner.kits.routes.ts';
 import { registerOwnerLicenceRoutes } from './owner.licences.routes.ts';
@@ -28,7 +29,7 @@ export type OwnerDeps = {
   db: Database;
   config: Config;
   catalog: Catalog;
-  /** Kit archives (published versions). */
+  /** Kit archives (published versions) and screenshots (the kit editor's uploads). */
   storage: Storage;
   mailQueued: () => void;
   /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
@@ -105,6 +106,13 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
         mailQueued: deps.mailQueued,
         catalogChanged: () => deps.catalog.invalidate(),
         github: config.github && { apiUrl: config.github.apiUrl, token: config.github.token },
+      });
+      registerKitEditorRoutes(scope, {
+        db,
+        config,
+        storage: deps.storage,
+        ownerOf,
+        catalogChanged: () => deps.catalog.invalidate(),
       });
       registerDiscountRoutes(scope, { db, config, ownerOf });
       registerMessageRoutes(scope, { db, mail: config, ownerOf, mailQueued: deps.mailQueued });

@@ -12,7 +12,8 @@ const OrderPage = lazy(() => import('./order-page.tsx'));
 const CustomersPage = lazy(() => import('./customers-page.tsx'));
 const CustomerPage = lazy(() => import('./customer-page.tsx'));
 const KitsPage = lazy(() => import('./kits-page.tsx'));
-const KitPage = lazy(() => import('./kit-page.tsx'));
+const KitEditorPage = lazy(() => import('./kit-editor-page.tsx'));
+const NewKitPage = lazy(() => import('./kit-editor-new.tsx'));
 const MessagesPage = lazy(() => import('./messages-page.tsx'));
 const SubscribersPage = lazy(() => import('./subscribers-page.tsx'));
 const ActivityPage = lazy(() => import('./activity-page.tsx'));
@@ -60,7 +61,8 @@ const SCREENS: Record<OwnerScreenPattern, ComponentType> = {
   '/admin/customers': CustomersPage,
   '/admin/customers/:id': CustomerPage,
   '/admin/kits': KitsPage,
-  '/admin/kits/:sefId': KitPage,
+  '/admin/kits/new': NewKitPage,
+  '/admin/kits/:sefId': KitEditorPage,
   '/admin/discounts': DiscountsPage,
   '/admin/messages': MessagesPage,
   '/admin/subscribers': SubscribersPage,

@@ -36,7 +36,11 @@ export default function KitsPage() {
 
   return (
     <>
-      <PageHeader title="Kits" />
+      <PageHeader title="Kits">
+        <Link className="btn btn-primary" to="/admin/kits/new">
+          New Kit
+        </Link>
+      </PageHeader>
       <QueryState query={kits} label="kits" />
       {kits.data && kits.data.length === 0 && <EmptyState>No kits in the catalog.</EmptyState>}
       {kits.data && kits.data.length > 0 && (
