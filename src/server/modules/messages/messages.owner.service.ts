@@ -1,8 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { OwnerMessage } from '../../../common/schemas/owner.ts';
 import type { Database, Reader } from '../../db/open.ts';
-import { containsPattern } from '../../lib/search.ts';
 import { csvCell } from '../../lib/csv.ts';
+import { containsPattern } from '../../lib/search.ts';
 
 /** What the owner console reads and changes of messages and subscribers (only their own tables). */
 

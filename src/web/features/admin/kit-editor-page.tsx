@@ -4,7 +4,6 @@ import { type EditableKit, fieldMessages, KitEditSchema } from '../../../common/
 import { useToast } from '../../components/toasts.tsx';
 import { recordId } from './format.ts';
 import { KitFormError, useEditableKit, useSaveKit } from './kit-editor-api.ts';
-import { KitVersions } from './kit-versions.tsx';
 import { BasicsSection } from './kit-editor-basics.tsx';
 import { type Draft, draftOf, type Edit, fieldName, inputOf } from './kit-editor-draft.ts';
 import { PageSection } from './kit-editor-sections.tsx';
@@ -15,6 +14,7 @@ import {
   ScreenshotsSection,
   VisibilitySection,
 } from './kit-editor-sections-more.tsx';
+import { KitVersions } from './kit-versions.tsx';
 import { errorText, PageHeader, QueryState } from './ui.tsx';
 
 const SECTIONS = [
