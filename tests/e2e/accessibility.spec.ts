@@ -89,6 +89,7 @@ async function prepare(request: import('@playwright/test').APIRequestContext): P
       '/admin/orders/:id': `/admin/orders/${orderId}`,
       '/admin/customers/:id': `/admin/customers/${customer.id}`,
       '/admin/kits/:sefId': `/admin/kits/${kit.sef_id}`,
+      '/seat-invitation/:token': '/seat-invitation/axe-sample-token',
     },
     sessions: { buyer: await createSession(root, buyer.id), owner: await createSession(ownerDb, owner.id) },
   };
@@ -143,6 +144,22 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
       // fails (an answer it cannot read), with its heading and alert.
       if (scan.path === '/exit')
         await page.route('**/api/exit', (route) => route.fulfill({ contentType: 'application/json', body: '{' }));
+      // An invitation's screen as its invitee sees it: the call answers as for a pending seat (the
+      // rules of invitations are the seats spec's; here it is what the screen shows).
+      if (scan.path === '/seat-invitation/:token')
+        await page.route('**/api/seat-invitations/*', (route) =>
+          route.fulfill({
+            contentType: 'application/json',
+            body: JSON.stringify({
+              sef_id: 'nextjs-saas-starter',
+              kit_title: 'Next.js SaaS Starter',
+              licence: 'Team',
+              manager_name: 'Axe Manager',
+              email: 'axe-buyer@example.test',
+              status: 'pending',
+            }),
+          }),
+        );
       await page.goto(addressOf(scan, samples));
       await settle(page);
       if (scan.shop === 'owner') await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();

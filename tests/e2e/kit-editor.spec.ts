@@ -127,7 +127,8 @@ test.describe('the kit editor', () => {
       await expect(questions).toHaveText(['Can I change it?', 'Is it tested?']);
 
       await page.goto('admin/activity');
-      await expect(page.getByRole('cell', { name: `${title}: price $19 -> $24.5, FAQ`, exact: true })).toBeVisible();
+      // By its text: on a phone the table's rows stack, and each cell's label joins its accessible name.
+      await expect(page.getByText(`${title}: price $19 -> $24.5, FAQ`, { exact: true })).toBeVisible();
     } finally {
       await visitor.close();
       await db.query('DELETE FROM kits WHERE sef_id = $1', [sefId]);

@@ -53,9 +53,17 @@ export default function KitsPage() {
               header: 'Kit',
               cell: (kit) => (
                 <>
-                  <Link to={`/admin/kits/${kit.sef_id}`}>{kit.title}</Link>
+                  <Link to={`/admin/kits/${kit.sef_id}`} className="admin-target">
+                    {kit.title}
+                  </Link>
                   <div className="small text-body-secondary">
-                    {kit.active ? <Link to={`/product/${kit.sef_id}`}>{kit.sef_id}</Link> : kit.sef_id}
+                    {kit.active ? (
+                      <Link to={`/product/${kit.sef_id}`} className="admin-target">
+                        {kit.sef_id}
+                      </Link>
+                    ) : (
+                      kit.sef_id
+                    )}
                   </div>
                 </>
               ),
