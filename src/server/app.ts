@@ -262,6 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         limiter: forms.limiter,
         mailQueued: forms.mailQueued,
         githubQueued: deps.github?.jobsQueued,
+        licenceBox,
       });
       // The sandbox pays and refunds through the very same webhook route a real payment uses.
       const deliverWebhook = (body: string, signature: string) =>
