@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { OwnerLicence } from '../../../common/schemas/licences.ts';
 import type { Reader } from '../../db/open.ts';
+import { contactSql } from '../accounts/accounts.service.ts';
 import { kitNamesSql } from '../catalog/catalog.service.ts';
 import { entitlementStateSql } from '../library/library.licence.service.ts';
 import { licenceStatus, maskKey } from './licence-key.ts';
@@ -16,19 +17,22 @@ type Row = {
   entitlement: { revoked: boolean; source: string } | null;
   activations: number;
   kit: { title: string } | null;
+  holder: { email: string } | null;
 };
 
 const select = sql`
   SELECT lk.id, lk.kit_id, lk.user_id, lk.key_tail, lk.activation_limit, lk.disabled_at IS NOT NULL AS disabled, lk.created_at,
          ${entitlementStateSql(sql`lk.entitlement_id`)} AS entitlement,
          (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = lk.id) AS activations,
-         ${kitNamesSql(sql`lk.kit_id`)} AS kit
+         ${kitNamesSql(sql`lk.kit_id`)} AS kit,
+         ${contactSql(sql`lk.user_id`)} AS holder
     FROM licence_keys lk`;
 
 const toOwnerLicence = (row: Row): OwnerLicence => ({
   id: row.id,
   kit_id: row.kit_id,
   kit_title: row.kit?.title ?? '',
+  holder: row.holder?.email ?? '',
   key: maskKey(row.key_tail),
   status: licenceStatus({
     revoked: row.entitlement?.revoked ?? true,

@@ -209,6 +209,7 @@ describe('the owner console', () => {
         id: expect.any(Number),
         kit_id: kit.id,
         kit_title: kit.title,
+        holder: user.email,
         key: `****-****-****-****-****-****-****-${key.slice(-4)}`,
         status: 'active',
         activation_limit: 3,

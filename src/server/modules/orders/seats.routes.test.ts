@@ -352,6 +352,7 @@ describe('team seats', () => {
     const licences = (await owner.get(`/api/admin/orders/${orderId}/licences`)).json().items;
     expect(licences).toHaveLength(2);
     expect(licences.map((l: { key: string }) => l.key.slice(-4))).toContain(fredKey.slice(-4));
+    expect(licences.map((l: { holder: string }) => l.holder).sort()).toEqual([user.email, email].sort());
     for (const licence of licences) expect(licence).toMatchObject({ status: 'inactive', activation_limit: 5 });
     expect(await validate(fredKey)).toMatchObject({ valid: true });
 

@@ -82,6 +82,7 @@ export function OrderLicences({ orderId }: { orderId: string }) {
         rowKey={(licence) => licence.id}
         columns={[
           { header: 'Kit', cell: (licence) => licence.kit_title },
+          { header: 'Holder', className: 'text-break', cell: (licence) => licence.holder },
           { header: 'Key', className: 'text-nowrap', cell: (licence) => <code>{licence.key}</code> },
           {
             header: 'Status',
