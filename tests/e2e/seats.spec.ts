@@ -139,6 +139,12 @@ test.describe('team seats', () => {
     await admin.page.goto(`admin/orders/${rows[0].public_id}`);
     await expect(admin.page.getByText(`of ${team.seats} used`)).toBeVisible();
     await expect(admin.page.getByRole('row').filter({ hasText: ben })).toContainText('Invited');
+    // The order's keys include Ana's, which ended with her seat.
+    const keys = admin.page.getByRole('region', { name: 'Licence keys' });
+    await expect(keys.getByRole('row').filter({ hasText: buyer.email })).toContainText('inactive');
+    await expect(keys.getByRole('row').filter({ hasText: new RegExp(ana.replaceAll('.', '\\.'), 'i') })).toContainText(
+      'revoked',
+    );
     await keepScreenshot(admin.page, {
       path: `test-screens/admin-order-seats-${test.info().project.name}.png`,
       fullPage: true,
