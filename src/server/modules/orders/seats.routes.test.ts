@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
 import {
@@ -367,6 +368,33 @@ describe('team seats', () => {
     expect(activity).toMatchObject({ action: 'free seat', target: `order ${orderId}`, detail: `member ${email}` });
     expect((await owner.post(`/api/admin/seats/${seatId}/free`, {})).statusCode).toBe(409);
     expect((await owner.post('/api/admin/seats/999999/free', {})).statusCode).toBe(404);
+  });
+
+  it("gives keys from before their limit column their tier's limit (migration 0023's backfill)", async () => {
+    const { client: buyer, user } = await buyTeam();
+    const email = address('old');
+    await buyer.post('/api/seats/alpha-kit/invite', { email });
+    const member = await signedInClient(t.app, t.pool, { email });
+    await member.client.post(`/api/seat-invitations/${await invitationToken(email)}/accept`, {});
+    const solo = await signedInClient(t.app, t.pool);
+    await grantKits(t.pool, solo.user.id, [alpha]);
+    await licenceOf(solo.client);
+    const ids = [user.id, member.user.id, solo.user.id];
+    await t.pool.query('UPDATE licence_keys SET activation_limit = 3 WHERE user_id = ANY($1)', [ids]);
+    const migration = readFileSync(
+      new URL('../../db/migrations/0023_licence_key_limits.sql', import.meta.url),
+      'utf8',
+    ).split('--> statement-breakpoint')[1]!;
+    await t.pool.query(migration);
+    const { rows } = await t.pool.query(
+      'SELECT user_id, activation_limit FROM licence_keys WHERE user_id = ANY($1) ORDER BY user_id',
+      [ids],
+    );
+    expect(rows).toEqual([
+      { user_id: user.id, activation_limit: 5 },
+      { user_id: member.user.id, activation_limit: 5 },
+      { user_id: solo.user.id, activation_limit: 3 },
+    ]);
   });
 
   it('answers a made-up or malformed invitation link 404', async () => {
