@@ -273,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         limiter: forms.limiter,
         mailQueued: forms.mailQueued,
         githubQueued: deps.github?.jobsQueued,
+        licenceBox,
       });
       registerStorefrontRoutes(scope, { db, catalog, timeZone: config.shopTimeZone, stats: shopStats });
       // The sandbox pays and refunds through the very same webhook route a real payment uses.

@@ -111,6 +111,11 @@ test.describe('team seats', () => {
     await expect(colleague.page).toHaveURL(new RegExp(`/user-panel/item/${kit.sef_id}$`));
     const hers = colleague.page.getByRole('region', { name: 'Seats' });
     await expect(hers).toContainText(`managed by Tess Teamlead (${buyer.email})`);
+    // Her seat has its own licence key, of the Team tier's activation limit.
+    const { rows: tier } = await db.query('SELECT activation_limit FROM kit_licences WHERE id = $1', [team.id]);
+    const herKey = colleague.page.getByRole('region', { name: 'Licence key' });
+    await expect(herKey).toContainText(`Activations (0 of ${tier[0].activation_limit})`);
+    await expect(herKey.getByRole('button', { name: 'Copy' })).toBeVisible();
     await colleague.page.goto('user-panel');
     const item = colleague.page.getByRole('listitem').filter({ hasText: kit.title });
     const [download] = await Promise.all([
@@ -134,6 +139,12 @@ test.describe('team seats', () => {
     await admin.page.goto(`admin/orders/${rows[0].public_id}`);
     await expect(admin.page.getByText(`of ${team.seats} used`)).toBeVisible();
     await expect(admin.page.getByRole('row').filter({ hasText: ben })).toContainText('Invited');
+    // The order's keys include Ana's, which ended with her seat.
+    const keys = admin.page.getByRole('region', { name: 'Licence keys' });
+    await expect(keys.getByRole('row').filter({ hasText: buyer.email })).toContainText('inactive');
+    await expect(keys.getByRole('row').filter({ hasText: new RegExp(ana.replaceAll('.', '\\.'), 'i') })).toContainText(
+      'revoked',
+    );
     await keepScreenshot(admin.page, {
       path: `test-screens/admin-order-seats-${test.info().project.name}.png`,
       fullPage: true,

@@ -23,6 +23,8 @@ export type OwnerLicence = {
   id: number;
   kit_id: number;
   kit_title: string;
+  /** The key holder's address: the buyer's, or a Team seat holder's. */
+  holder: string;
   key: string;
   status: LicenceStatus;
   activation_limit: number;

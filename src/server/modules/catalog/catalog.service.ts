@@ -388,3 +388,16 @@ export async function findLicence(db: Pick<Database, 'select'>, licenceId: numbe
     .where(eq(kitLicences.id, licenceId));
   return row;
 }
+
+/** The activation limits of these licence tiers, by tier id, in one query (a batch of paid lines). */
+export async function licenceActivationLimits(
+  db: Pick<Database, 'select'>,
+  licenceIds: number[],
+): Promise<Map<number, number>> {
+  if (licenceIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: kitLicences.id, activationLimit: kitLicences.activationLimit })
+    .from(kitLicences)
+    .where(inArray(kitLicences.id, [...new Set(licenceIds)]));
+  return new Map(rows.map((row) => [row.id, row.activationLimit]));
+}

@@ -172,21 +172,6 @@ export async function downloadsByVersion(db: Pick<Database, 'select'>, kitId: nu
   return new Map(rows.map((r) => [r.versionId, r.n]));
 }
 
-/** One entitlement by id (revoked or not): where a licence came from. */
-export async function findEntitlement(db: Pick<Database, 'select'>, entitlementId: number) {
-  const [row] = await db
-    .select({
-      id: entitlements.id,
-      userId: entitlements.userId,
-      kitId: entitlements.kitId,
-      source: entitlements.source,
-      revokedAt: entitlements.revokedAt,
-    })
-    .from(entitlements)
-    .where(eq(entitlements.id, entitlementId));
-  return row;
-}
-
 /**
  * Ends entitlements that came from these sources (a freed seat, `seat:<id>`): one the user has
  * since bought or been granted themselves has another source, or a grant, and stays.

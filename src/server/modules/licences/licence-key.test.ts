@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  activationLimitFor,
   canonicalKey,
   hashLicenceKey,
   isUsable,
@@ -59,9 +58,5 @@ describe('licence status', () => {
       'active',
       'inactive',
     ]);
-  });
-
-  it('allows three activations unless the tier says otherwise', () => {
-    expect(activationLimitFor({ kitId: 1, source: 'grant' })).toBe(3);
   });
 });

@@ -63,11 +63,5 @@ export function licenceStatus(key: { revoked: boolean; disabled: boolean; activa
 
 export const isUsable = (status: LicenceStatus): boolean => status === 'active' || status === 'inactive';
 
-/**
- * How many instances a licence may be activated on. The tier's `activation_limit` from kit.json
- * takes this place once tiers exist; until then every licence has the default.
- */
+/** A key's activation limit when its tier does not set one (Solo, an owner's grant). */
 export const DEFAULT_ACTIVATION_LIMIT = 3;
-export function activationLimitFor(_licence: { kitId: number; source: string }): number {
-  return DEFAULT_ACTIVATION_LIMIT;
-}

@@ -113,7 +113,7 @@ export function registerLicenceApiRoutes(app: FastifyInstance, deps: { db: Datab
     const known = { license_key: licenceKeyAnswer(licence, input.license_key), meta: metaAnswer(licence) };
     if (refused) return reply.status(400).send({ activated: false, error: refused, ...known });
     const done = await activateLicence(db, licence, input.instance_name);
-    const after = { ...licence, activationUsage: done.usage };
+    const after = { ...licence, activationUsage: done.usage, activationLimit: done.limit };
     if (done.refused)
       return reply.status(400).send({
         activated: false,

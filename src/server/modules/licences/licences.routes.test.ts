@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
 import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
-import { issueMissingLicenceKeys, licenceKeyBox } from './licences.service.ts';
+import { issueLicenceKeys, issueMissingLicenceKeys, licenceKeyBox } from './licences.service.ts';
 
 let t: TestApp;
 let owner: Client;
@@ -70,6 +70,18 @@ describe('licence keys are issued with the licence', () => {
     expect(await issueMissingLicenceKeys(t.db, licenceKeyBox('test-secret-test-secret-test-secret'))).toBe(0);
     const all = await t.pool.query('SELECT count(*)::int AS n FROM licence_keys WHERE user_id = $1', [user.id]);
     expect(all.rows[0].n).toBe(2);
+  });
+
+  it("keeps a kit's key when a tier is issued again: its limit raised, never lowered", async () => {
+    const { client, user, kit, key } = await paidBuyer(kits[1]);
+    const box = licenceKeyBox('test-secret-test-secret-test-secret');
+    const issue = (activationLimit?: number) =>
+      t.db.transaction((tx) => issueLicenceKeys(tx, box, [{ userId: user.id, kitId: kit.id, activationLimit }]));
+    expect(await issue(7)).toBe(0);
+    expect(await issue(2)).toBe(0);
+    expect(await issue()).toBe(0);
+    expect((await client.post(`/api/licences/${kit.sef_id}`, {})).json()).toMatchObject({ key, activation_limit: 7 });
+    expect((await api('validate', { license_key: key })).json().license_key.activation_limit).toBe(7);
   });
 
   it('is shown only to its holder: 401 signed out, 403 for a kit not owned', async () => {
@@ -209,6 +221,7 @@ describe('the owner console', () => {
         id: expect.any(Number),
         kit_id: kit.id,
         kit_title: kit.title,
+        holder: user.email,
         key: `****-****-****-****-****-****-****-${key.slice(-4)}`,
         status: 'active',
         activation_limit: 3,

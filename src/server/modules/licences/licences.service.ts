@@ -8,7 +8,7 @@ import { contactSql } from '../accounts/accounts.service.ts';
 import { kitNamesSql } from '../catalog/catalog.service.ts';
 import { entitlementRowsSql, entitlementStateSql } from '../library/library.licence.service.ts';
 import {
-  activationLimitFor,
+  DEFAULT_ACTIVATION_LIMIT,
   hashLicenceKey,
   keyTail,
   type LicenceStatus,
@@ -19,9 +19,12 @@ import {
 /** The box that seals keys for display to their holders (its own key, derived from SESSION_SECRET). */
 export const licenceKeyBox = (sessionSecret: string): SecretBox => createSecretBox(sessionSecret, 'licence-key');
 
-type EntitlementRow = { id: number; user_id: number; kit_id: number };
+type EntitlementRow = { id: number; user_id: number; kit_id: number; activation_limit?: number | null };
 
-/** Inserts a new key for each of these entitlement rows (a row that has one keeps it). */
+/**
+ * Inserts a new key for each of these entitlement rows; a row that has one keeps it, its limit
+ * raised to the row's when that is higher (a Solo owner who buys the Team tier).
+ */
 async function insertKeys(tx: Reader, box: SecretBox, rows: EntitlementRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const keys = rows.map((row) => {
@@ -33,32 +36,41 @@ async function insertKeys(tx: Reader, box: SecretBox, rows: EntitlementRow[]): P
       hash: hashLicenceKey(key),
       sealed: box.seal(key),
       tail: keyTail(key),
+      limit: row.activation_limit ?? DEFAULT_ACTIVATION_LIMIT,
     };
   });
-  const { rows: inserted } = await tx.execute(sql`
-    INSERT INTO licence_keys (entitlement_id, user_id, kit_id, key_hash, key_sealed, key_tail)
-    SELECT v."entitlementId", v."userId", v."kitId", v.hash, v.sealed, v.tail
+  const { rows: written } = await tx.execute<{ inserted: boolean }>(sql`
+    INSERT INTO licence_keys (entitlement_id, user_id, kit_id, key_hash, key_sealed, key_tail, activation_limit)
+    SELECT v."entitlementId", v."userId", v."kitId", v.hash, v.sealed, v.tail, v.limit
       FROM jsonb_to_recordset(${JSON.stringify(keys)}::jsonb)
-        AS v("entitlementId" int, "userId" int, "kitId" int, hash text, sealed text, tail text)
-    ON CONFLICT (entitlement_id) DO NOTHING RETURNING id`);
-  return inserted.length;
+        AS v("entitlementId" int, "userId" int, "kitId" int, hash text, sealed text, tail text, "limit" int)
+    ON CONFLICT (entitlement_id) DO UPDATE
+      SET activation_limit = GREATEST(licence_keys.activation_limit, excluded.activation_limit)
+      WHERE excluded.activation_limit > licence_keys.activation_limit
+    RETURNING (xmax = 0) AS inserted`);
+  return written.filter((row) => row.inserted).length;
 }
 
 /**
  * Gives each of these users' kits (entitlement rows) a licence key if it has none, in the caller's
- * transaction: the grant and its key commit together.
+ * transaction: the grant and its key commit together. A grant's `activationLimit` (its tier's)
+ * raises the limit of a key the kit has already; the key itself stays. Answers the keys inserted.
  */
 export async function issueLicenceKeys(
   tx: Reader,
   box: SecretBox,
-  grants: { userId: number; kitId: number }[],
+  grants: { userId: number; kitId: number; activationLimit?: number | undefined }[],
 ): Promise<number> {
   if (grants.length === 0) return 0;
-  const pairs = JSON.stringify(grants.map((g) => ({ u: g.userId, k: g.kitId })));
+  const pairs = JSON.stringify(
+    grants.map((g) => ({ u: g.userId, k: g.kitId, l: g.activationLimit ?? DEFAULT_ACTIVATION_LIMIT })),
+  );
   const { rows } = await tx.execute<EntitlementRow>(sql`
-    SELECT e.id, e.user_id, e.kit_id FROM (${entitlementRowsSql()}) e
-      JOIN jsonb_to_recordset(${pairs}::jsonb) AS v(u int, k int) ON e.user_id = v.u AND e.kit_id = v.k
-     WHERE NOT EXISTS (SELECT 1 FROM licence_keys lk WHERE lk.entitlement_id = e.id)`);
+    SELECT e.id, e.user_id, e.kit_id, max(v.l) AS activation_limit FROM (${entitlementRowsSql()}) e
+      JOIN jsonb_to_recordset(${pairs}::jsonb) AS v(u int, k int, l int) ON e.user_id = v.u AND e.kit_id = v.k
+      LEFT JOIN licence_keys lk ON lk.entitlement_id = e.id
+     WHERE lk.id IS NULL OR lk.activation_limit < v.l
+     GROUP BY e.id, e.user_id, e.kit_id`);
   return insertKeys(tx, box, rows);
 }
 
@@ -99,6 +111,7 @@ export type FoundLicence = {
 type LicenceRow = {
   id: number;
   kit_id: number;
+  activation_limit: number;
   disabled: boolean;
   created_at: string | Date;
   entitlement: { revoked: boolean; source: string } | null;
@@ -118,7 +131,7 @@ function toLicence(row: LicenceRow): FoundLicence {
     id: row.id,
     kitId: row.kit_id,
     status: licenceStatus({ revoked, disabled: row.disabled, activations: row.activations }),
-    activationLimit: activationLimitFor({ kitId: row.kit_id, source: row.entitlement?.source ?? '' }),
+    activationLimit: row.activation_limit,
     activationUsage: row.activations,
     createdAt: new Date(row.created_at),
     kit: row.kit,
@@ -131,7 +144,7 @@ function toLicence(row: LicenceRow): FoundLicence {
 }
 
 const licenceSelect = (instanceId: SQLWrapper) => sql`
-  SELECT lk.id, lk.kit_id, lk.disabled_at IS NOT NULL AS disabled, lk.created_at,
+  SELECT lk.id, lk.kit_id, lk.activation_limit, lk.disabled_at IS NOT NULL AS disabled, lk.created_at,
          ${entitlementStateSql(sql`lk.entitlement_id`)} AS entitlement,
          (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = lk.id) AS activations,
          ${kitNamesSql(sql`lk.kit_id`)} AS kit,
@@ -167,23 +180,28 @@ export async function findLicenceByHash(
 
 /**
  * Activates a licence on one more instance unless that would pass its limit. The key's row is
- * locked first, so activations of one key at once take turns and each counts the others.
+ * locked first, so activations of one key at once take turns and each counts the others; the limit
+ * is the locked row's, so a tier bought meanwhile counts.
  */
 export async function activateLicence(
   db: Database,
   licence: Pick<FoundLicence, 'id' | 'activationLimit'>,
   name: string,
 ): Promise<
-  { refused: true; usage: number } | { refused: false; usage: number; instance: NonNullable<FoundLicence['instance']> }
+  | { refused: true; usage: number; limit: number }
+  | { refused: false; usage: number; limit: number; instance: NonNullable<FoundLicence['instance']> }
 > {
   return db.transaction(async (tx) => {
     // The count is a statement of its own: one statement keeps the snapshot it had before the lock
     // was granted, and would miss the activations committed while it waited.
-    await tx.execute(sql`SELECT lk.id FROM licence_keys lk WHERE lk.id = ${licence.id} FOR UPDATE`);
+    const { rows: locked } = await tx.execute<{ activation_limit: number }>(
+      sql`SELECT lk.activation_limit FROM licence_keys lk WHERE lk.id = ${licence.id} FOR UPDATE`,
+    );
+    const limit = locked[0]?.activation_limit ?? licence.activationLimit;
     const { rows: counted } = await tx.execute<{ usage: number }>(sql`
       SELECT count(*)::int AS usage FROM licence_activations WHERE licence_key_id = ${licence.id}`);
     const usage = counted[0]?.usage ?? 0;
-    if (usage >= licence.activationLimit) return { refused: true, usage };
+    if (usage >= limit) return { refused: true, usage, limit };
     const { rows } = await tx.execute<{ public_id: string; name: string; created_at: string | Date }>(sql`
       INSERT INTO licence_activations (public_id, licence_key_id, name)
       VALUES (${randomUUID()}, ${licence.id}, ${name}) RETURNING public_id, name, created_at`);
@@ -191,6 +209,7 @@ export async function activateLicence(
     return {
       refused: false,
       usage: usage + 1,
+      limit,
       instance: { id: row.public_id, name: row.name, created_at: iso(row.created_at) },
     };
   });
@@ -215,7 +234,8 @@ export async function findHolderLicence(
 ): Promise<HolderLicence | null> {
   const read = async () => {
     const { rows } = await db.execute<LicenceRow & { key_sealed: string; list: HolderLicence['activations'] | null }>(
-      sql`SELECT lk.id, lk.kit_id, lk.disabled_at IS NOT NULL AS disabled, lk.created_at, lk.key_sealed,
+      sql`SELECT lk.id, lk.kit_id, lk.activation_limit, lk.disabled_at IS NOT NULL AS disabled, lk.created_at,
+                 lk.key_sealed,
                  ${entitlementStateSql(sql`lk.entitlement_id`)} AS entitlement,
                  (SELECT count(*)::int FROM licence_activations c WHERE c.licence_key_id = lk.id) AS activations,
                  (SELECT json_agg(json_build_object('id', a.public_id, 'name', a.name, 'created_at', a.created_at)

@@ -20,6 +20,7 @@ import { mailboxKey } from '../../lib/mailbox.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
 import { allKits } from '../catalog/catalog.owner.service.ts';
+import { licenceActivationLimits } from '../catalog/catalog.service.ts';
 import { connectedGithubSql, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantSql, ownedKitIds, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
 import { issueLicenceKeys } from '../licences/licences.service.ts';
@@ -189,7 +190,8 @@ type Effects = {
   /** With the transaction when the payment itself is valid (kept so a refund of it finds the order). */
   flagged: { orderId: number; detail: string; transactionId?: string }[];
   lines: { id: number; lineId: string }[];
-  grants: { userId: number; kitId: number; source: string }[];
+  /** With the licence tier of the line that granted the kit, whose keys take the tier's limit. */
+  grants: { userId: number; kitId: number; source: string; licenceId?: number }[];
   /** Paid orders' uses of discount codes. */
   redemptions: (CodeBuyer & { orderId: number; codeId: number })[];
   mails: (ReturnType<typeof orderConfirmationMail> & { ref?: string })[];
@@ -247,7 +249,7 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
     for (const sale of effects.sales) effects.mails.push(...owners.map((to) => ownerSaleMail(deps.config, to, sale)));
     // Buyers with a GitHub account connected get their kits' repositories (with the grants, or not at all).
     const githubBuyers = await writeEffects(tx, effects, Boolean(deps.config.github));
-    if (deps.licenceBox) await issueLicenceKeys(tx, deps.licenceBox, effects.grants);
+    if (deps.licenceBox) await issueLicenceKeys(tx, deps.licenceBox, await withTierLimits(tx, effects.grants));
     for (const userId of githubBuyers) githubJobs += await queueRepositoryAccessSync(tx, userId);
     for (const transactionId of effects.waitingFor) await applyWaitingReversals(tx, transactionId, deps.config);
     const results = new Map(effects.events.map((e) => [e.eventId, e.result.outcome]));
@@ -258,6 +260,19 @@ async function applyCompletedEvents(deps: Deps, group: Incoming[]): Promise<Outc
   if (outcomes.includes('fulfilled')) deps.mailQueued();
   if (githubJobs > 0) deps.githubQueued?.();
   return outcomes;
+}
+
+/** The grants with their tiers' activation limits (every tier of the batch read at once). */
+async function withTierLimits(tx: Tx, grants: Effects['grants']) {
+  const limits = await licenceActivationLimits(
+    tx,
+    grants.flatMap((g) => (g.licenceId === undefined ? [] : [g.licenceId])),
+  );
+  return grants.map((g) => ({
+    userId: g.userId,
+    kitId: g.kitId,
+    activationLimit: g.licenceId === undefined ? undefined : limits.get(g.licenceId),
+  }));
 }
 
 /**
@@ -392,9 +407,12 @@ function decide(
     const lineId = event.lines.find((l) => l.priceId === item.paddlePriceId)?.transactionItemId;
     if (lineId) effects.lines.push({ id: item.id, lineId });
     // A bundle's line grants its kits too.
-    for (const kitId of [item.kitId, ...item.includes])
-      if (!effects.grants.some((g) => g.userId === order.user_id && g.kitId === kitId))
-        effects.grants.push({ userId: order.user_id, kitId, source: order.public_id });
+    for (const kitId of [item.kitId, ...item.includes]) {
+      const licenceId = kitId === item.kitId && item.licenceId !== null ? item.licenceId : undefined;
+      const granted = effects.grants.find((g) => g.userId === order.user_id && g.kitId === kitId);
+      if (!granted) effects.grants.push({ userId: order.user_id, kitId, source: order.public_id, licenceId });
+      else if (licenceId !== undefined) granted.licenceId = licenceId;
+    }
   }
   effects.mails.push({
     ...orderConfirmationMail(config, order.buyer, { publicId: order.public_id, items, totalCents: order.total_cents }),

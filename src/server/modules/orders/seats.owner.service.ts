@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { OwnerTeam } from '../../../common/schemas/owner.ts';
 import { orderItems, orders, teamSeats } from '../../db/schema/orders.ts';
 import { AppError } from '../../http/errors.ts';
@@ -73,4 +73,24 @@ export async function seatOrdersOf(db: Db, memberId: number): Promise<Map<string
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .where(eq(teamSeats.userId, memberId));
   return new Map(rows.map((r) => [seatSource(r.seatId), r.orderId]));
+}
+
+/**
+ * Everyone who held or holds a seat of an order's Team lines, with the kit and the source of the
+ * seat's entitlement (`seat:<id>`): whose licence keys the owner's order page lists besides the buyer's.
+ */
+export async function seatHoldersOfOrder(
+  db: Db,
+  orderPublicId: string,
+): Promise<{ userId: number; kitId: number; source: string }[]> {
+  const rows = await db
+    .select({ seatId: teamSeats.id, userId: teamSeats.userId, kitId: orderItems.kitId })
+    .from(teamSeats)
+    .innerJoin(orderItems, eq(orderItems.id, teamSeats.orderItemId))
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(and(eq(orders.publicId, orderPublicId), isNotNull(teamSeats.userId)))
+    .orderBy(teamSeats.id);
+  return rows.flatMap((row) =>
+    row.userId === null ? [] : [{ userId: row.userId, kitId: row.kitId, source: seatSource(row.seatId) }],
+  );
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantKits } from '../../../../tests/factories/users.ts';
 import {
@@ -10,7 +11,6 @@ import {
 } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
 import { sandboxRefundApproved, sandboxWebhookSecret } from '../../integrations/payments/sandbox.ts';
-import { findLicenceTier } from './seats.service.ts';
 
 let t: TestApp;
 let alpha: number;
@@ -52,6 +52,12 @@ const seatsTable = async (orderId: string) =>
       [orderId],
     )
   ).rows;
+
+/** The holder's licence key of Alpha Kit, as the item page reads it. */
+const licenceOf = async (client: Client) => (await client.post('/api/licences/alpha-kit', {})).json();
+
+const validate = async (key: string) =>
+  (await t.app.inject({ method: 'POST', url: '/api/v1/licenses/validate', payload: { license_key: key } })).json();
 
 const ownsAlpha = async (client: Client) =>
   (await client.post('/api/purchases', {})).json().items.some((i: { id: number }) => i.id === alpha);
@@ -156,15 +162,30 @@ describe('team seats', () => {
     });
     // The same link once more: accepted already.
     expect((await dana.client.post(`/api/seat-invitations/${token}/accept`, {})).statusCode).toBe(409);
-    // Licence keys read the seat's tier.
-    expect(await findLicenceTier(t.db, rows[0].id)).toEqual({
-      tierId: 'team',
-      name: 'Team',
-      seats: 3,
-      activationLimit: 5,
+    // The seat came with its own key, issued with the acceptance, of the Team tier's limit; so has the buyer's.
+    const keys = await t.pool.query('SELECT activation_limit FROM licence_keys WHERE entitlement_id = $1', [
+      rows[0].id,
+    ]);
+    expect(keys.rows).toEqual([{ activation_limit: 5 }]);
+    const danaKey = await licenceOf(dana.client);
+    expect(danaKey).toMatchObject({ status: 'inactive', activation_limit: 5 });
+    expect(await licenceOf(buyer)).toMatchObject({ activation_limit: 5 });
+    expect((await licenceOf(buyer)).key).not.toBe(danaKey.key);
+    for (let i = 1; i <= 5; i++) {
+      const activated = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/licenses/activate',
+        payload: { license_key: danaKey.key, instance_name: `box ${i}` },
+      });
+      expect(activated.statusCode).toBe(200);
+    }
+    const sixth = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/licenses/activate',
+      payload: { license_key: danaKey.key, instance_name: 'box 6' },
     });
-    const own = await t.pool.query('SELECT id FROM entitlements WHERE user_id = $1', [buyerUser.id]);
-    expect((await findLicenceTier(t.db, own.rows[0].id))?.tierId).toBe('team');
+    expect(sixth.statusCode).toBe(400);
+    expect(sixth.json().license_key).toMatchObject({ activation_limit: 5, activation_usage: 5 });
   });
 
   it('removes a member (access ends), cancels and resends invitations (the old link stops working)', async () => {
@@ -236,6 +257,8 @@ describe('team seats', () => {
     const pendingEmail = address('later');
     await buyer.post('/api/seats/alpha-kit/invite', { email: pendingEmail });
     expect(await ownsAlpha(member.client)).toBe(true);
+    const keys = [(await licenceOf(buyer)).key, (await licenceOf(member.client)).key];
+    for (const key of keys) expect(await validate(key)).toMatchObject({ valid: true });
 
     const { rows } = await t.pool.query(
       `SELECT o.transaction_id, i.transaction_item_id FROM orders o JOIN order_items i ON i.order_id = o.id
@@ -255,6 +278,9 @@ describe('team seats', () => {
       { email, status: 'removed' },
       { email: pendingEmail, status: 'cancelled' },
     ]);
+    // The buyer's key and every seat's answer revoked.
+    for (const key of keys)
+      expect(await validate(key)).toMatchObject({ valid: false, license_key: { status: 'revoked' } });
     expect((await buyer.get('/api/seats/alpha-kit')).json().team).toBeNull();
   });
 
@@ -262,9 +288,13 @@ describe('team seats', () => {
     const buyer = await signedInClient(t.app, t.pool);
     const solo = (await buyer.client.post('/api/cart', { products: [alpha], checkout: true })).json();
     await sandboxPay(buyer.client, solo.order_id);
+    const soloKey = await licenceOf(buyer.client);
+    expect(soloKey.activation_limit).toBe(3);
     const upgrade = (await buyer.client.post('/api/cart', { products: [team], checkout: true })).json();
     expect(upgrade.total).toBe(160);
     await sandboxPay(buyer.client, upgrade.order_id);
+    // The upgrade keeps the Solo key and raises its limit to the Team tier's.
+    expect(await licenceOf(buyer.client)).toMatchObject({ key: soloKey.key, activation_limit: 5 });
     const email = address('up');
     await buyer.client.post('/api/seats/alpha-kit/invite', { email });
     const member = await signedInClient(t.app, t.pool, { email });
@@ -318,14 +348,53 @@ describe('team seats', () => {
     // Buyers may not use the owner's call.
     const seatId = order.teams[0].members[0].id;
     expect((await buyer.post(`/api/admin/seats/${seatId}/free`, {})).statusCode).toBe(403);
+    // The order's keys: the buyer's and the seat holder's, each of the tier's limit.
+    const fredKey = (await licenceOf(fred.client)).key as string;
+    const licences = (await owner.get(`/api/admin/orders/${orderId}/licences`)).json().items;
+    expect(licences).toHaveLength(2);
+    expect(licences.map((l: { key: string }) => l.key.slice(-4))).toContain(fredKey.slice(-4));
+    expect(licences.map((l: { holder: string }) => l.holder).sort()).toEqual([user.email, email].sort());
+    for (const licence of licences) expect(licence).toMatchObject({ status: 'inactive', activation_limit: 5 });
+    expect(await validate(fredKey)).toMatchObject({ valid: true });
 
     const freed = (await owner.post(`/api/admin/seats/${seatId}/free`, {})).json();
     expect(freed.teams[0]).toMatchObject({ used: 2, members: [{ email: pendingEmail }] });
     expect(await ownsAlpha(fred.client)).toBe(false);
+    // The freed seat's key stops validating.
+    expect(await validate(fredKey)).toMatchObject({ valid: false, license_key: { status: 'revoked' } });
+    const after = (await owner.get(`/api/admin/orders/${orderId}/licences`)).json().items;
+    expect(after.map((l: { status: string }) => l.status).sort()).toEqual(['inactive', 'revoked']);
     const activity = (await owner.get('/api/admin/activity?limit=1')).json().items[0];
     expect(activity).toMatchObject({ action: 'free seat', target: `order ${orderId}`, detail: `member ${email}` });
     expect((await owner.post(`/api/admin/seats/${seatId}/free`, {})).statusCode).toBe(409);
     expect((await owner.post('/api/admin/seats/999999/free', {})).statusCode).toBe(404);
+  });
+
+  it("gives keys from before their limit column their tier's limit (migration 0025's backfill)", async () => {
+    const { client: buyer, user } = await buyTeam();
+    const email = address('old');
+    await buyer.post('/api/seats/alpha-kit/invite', { email });
+    const member = await signedInClient(t.app, t.pool, { email });
+    await member.client.post(`/api/seat-invitations/${await invitationToken(email)}/accept`, {});
+    const solo = await signedInClient(t.app, t.pool);
+    await grantKits(t.pool, solo.user.id, [alpha]);
+    await licenceOf(solo.client);
+    const ids = [user.id, member.user.id, solo.user.id];
+    await t.pool.query('UPDATE licence_keys SET activation_limit = 3 WHERE user_id = ANY($1)', [ids]);
+    const migration = readFileSync(
+      new URL('../../db/migrations/0025_licence_key_limits.sql', import.meta.url),
+      'utf8',
+    ).split('--> statement-breakpoint')[1]!;
+    await t.pool.query(migration);
+    const { rows } = await t.pool.query(
+      'SELECT user_id, activation_limit FROM licence_keys WHERE user_id = ANY($1) ORDER BY user_id',
+      [ids],
+    );
+    expect(rows).toEqual([
+      { user_id: user.id, activation_limit: 5 },
+      { user_id: member.user.id, activation_limit: 5 },
+      { user_id: solo.user.id, activation_limit: 3 },
+    ]);
   });
 
   it('answers a made-up or malformed invitation link 404', async () => {

@@ -6,10 +6,12 @@ import { orderItems, orders, teamSeats } from '../../db/schema/orders.ts';
 import { AppError } from '../../http/errors.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { type MailContext, seatInvitationMail } from '../../integrations/mail/templates.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
-import { findKitGuide, findKitReleases, findLicence, SOLO } from '../catalog/catalog.service.ts';
+import { findKitGuide, findKitReleases, findLicence } from '../catalog/catalog.service.ts';
 import { queueRepositoryAccessSync } from '../github/github.service.ts';
-import { findEntitlement, grantSql, ownedKitIds } from '../library/library.service.ts';
+import { grantSql, ownedKitIds } from '../library/library.service.ts';
+import { issueLicenceKeys } from '../licences/licences.service.ts';
 import { type Db, endSeat, liveLine, OPEN, openSeats, seatAnswer, seatSource, type Tx } from './seat-rows.ts';
 
 /**
@@ -26,6 +28,8 @@ export type SeatDeps = {
   mailQueued: () => void;
   /** Called after repository grants or revokes were queued (GitHub delivery on), so they start now. */
   githubQueued?: () => void;
+  /** Seals the licence key a member gets with their seat. */
+  licenceBox: SecretBox;
 };
 
 type TeamLine = {
@@ -277,6 +281,10 @@ export async function acceptInvitation(
       .set({ status: 'active', userId, acceptedAt: sql`now()` })
       .where(eq(teamSeats.id, seat.id));
     await tx.execute(grantSql([{ userId, kitId: line.kitId, source: seatSource(seat.id) }]));
+    const tier = await findLicence(tx, line.licenceId);
+    await issueLicenceKeys(tx, deps.licenceBox, [
+      { userId, kitId: line.kitId, activationLimit: tier?.activationLimit },
+    ]);
     jobs = await queueRepositoryAccessSync(tx, userId);
     return line.kitId;
   });
@@ -308,35 +316,4 @@ export async function endSeatsOfEndedLines(tx: Db, buyerId: number): Promise<num
   let jobs = 0;
   for (const { seat, kitId } of ended) jobs += await endSeat(tx, seat, kitId);
   return jobs;
-}
-
-/**
- * The licence tier an entitlement stands for, for licence keys: a seat's tier, the tier of the
- * order line that granted the kit, or Solo (a Solo line, an owner's grant). Undefined for an
- * unknown entitlement.
- */
-export async function findLicenceTier(
-  db: Database,
-  entitlementId: number,
-): Promise<{ tierId: string; name: string; seats: number; activationLimit: number } | undefined> {
-  const entitlement = await findEntitlement(db, entitlementId);
-  if (!entitlement) return undefined;
-  const { source, kitId } = entitlement;
-  const seatId = /^seat:(\d+)$/.exec(source)?.[1];
-  const [line] = seatId
-    ? await db
-        .select({ licenceId: orderItems.licenceId, seats: orderItems.seats })
-        .from(teamSeats)
-        .innerJoin(orderItems, eq(orderItems.id, teamSeats.orderItemId))
-        .where(eq(teamSeats.id, Number(seatId)))
-    : await db
-        .select({ licenceId: orderItems.licenceId, seats: orderItems.seats })
-        .from(orderItems)
-        .innerJoin(orders, eq(orders.id, orderItems.orderId))
-        .where(and(eq(orders.publicId, source), eq(orderItems.kitId, kitId)))
-        .orderBy(desc(orderItems.licenceId))
-        .limit(1);
-  const licence = line?.licenceId ? await findLicence(db, line.licenceId) : undefined;
-  if (!licence) return { tierId: SOLO.tier, name: SOLO.name, seats: 1, activationLimit: SOLO.activationLimit };
-  return { tierId: licence.tier, name: licence.name, seats: line!.seats, activationLimit: licence.activationLimit };
 }

@@ -9,6 +9,7 @@ import {
   setLicenceDisabled,
 } from '../licences/licences.owner.service.ts';
 import { findOrder } from '../orders/orders.owner.service.ts';
+import { seatHoldersOfOrder } from '../orders/seats.owner.service.ts';
 import { idParam, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
@@ -24,7 +25,7 @@ export function registerOwnerLicenceRoutes(scope: FastifyInstance, deps: { db: D
     const order = await findOrder(db, publicId);
     if (!order) throw new AppError('not_found', `No order ${publicId.slice(0, 80)}.`);
     const kitIds = [...new Set((order.lines ?? []).map((l) => l.kit_id))];
-    return { items: await licencesOf(db, order.user_id, kitIds) };
+    return { items: await licencesOf(db, order.user_id, kitIds, await seatHoldersOfOrder(db, publicId)) };
   });
 
   const change = (path: string, action: string, apply: (tx: Reader, licence: OwnerLicence) => Promise<string | null>) =>

@@ -81,7 +81,15 @@ export function OrderLicences({ orderId }: { orderId: string }) {
         rows={items}
         rowKey={(licence) => licence.id}
         columns={[
-          { header: 'Kit', cell: (licence) => licence.kit_title },
+          {
+            header: 'Kit and holder',
+            cell: (licence) => (
+              <>
+                {licence.kit_title}
+                <span className="small text-body-secondary d-block">{licence.holder}</span>
+              </>
+            ),
+          },
           { header: 'Key', className: 'text-nowrap', cell: (licence) => <code>{licence.key}</code> },
           {
             header: 'Status',
