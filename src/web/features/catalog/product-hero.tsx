@@ -16,11 +16,9 @@ function HeroPrice({ kit, standing }: { kit: KitProduct; standing: Standing }) {
   return (
     <p className="hero-price">
       <KitPrice shown={standing.shown} testId="hero-price" oldTestId="hero-old-price" />
-      {standing.upgradeReason ? (
-        <span className="badge discount-badge">Your upgrade price</span>
-      ) : (
-        kit.discounted_from !== null && <span className="badge discount-badge">Limited-time Discount</span>
-      )}
+      {/* The spec's badge whenever discounted_from is set; an upgrade's own badge beside it. */}
+      {kit.discounted_from !== null && <span className="badge discount-badge">Limited-time Discount</span>}
+      {standing.upgradeReason && <span className="badge discount-badge">Your upgrade price</span>}
     </p>
   );
 }
