@@ -233,12 +233,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         heads: catalogScreenHeads(catalog, config),
         template: deps.template,
         render: deps.render,
-        // The home page renders with the shop's figures: kept with the page, so counted once per catalog.
+        // The home page renders with the shop's figures, and is kept as long as they are: the page and
+        // GET /api/shop-stats say the same, so the browser's asking again moves nothing on it.
         screenQueries: async (pattern) => {
           if (pattern !== '/') return contentQueries(pattern);
-          // Without its figures (a failed count) the page still renders; the browser asks again.
+          // Without its figures (a failed count) the page still renders, kept for no time; the browser asks again.
           const stats = await shopStats.get().catch(() => null);
-          return stats ? [[PAGE_QUERY_KEYS.shopStats(), stats]] : [];
+          return stats
+            ? { queries: [[PAGE_QUERY_KEYS.shopStats(), stats]], keepUntil: shopStats.keptUntil() }
+            : { queries: [], keepUntil: 0 };
         },
         keptPages: deps.keptPages,
         googleEnabled: Boolean(deps.google),

@@ -32,6 +32,20 @@ describe('kept pages', () => {
     expect(pages.get(next, '/b')).toBe('B');
   });
 
+  it('keeps a page with an end only until then, and one without for good', () => {
+    let now = 1_000;
+    const pages = new KeptPages<string>(3, () => now);
+    pages.set(snapshot, '/', 'home', 61_000);
+    pages.set(snapshot, '/about', 'about');
+    now = 60_999;
+    expect(pages.get(snapshot, '/')).toBe('home');
+    now = 61_000;
+    expect(pages.get(snapshot, '/')).toBeUndefined();
+    // An ended page takes no place any more.
+    expect(pages.size).toBe(1);
+    expect(pages.get(snapshot, '/about')).toBe('about');
+  });
+
   it('finds a URL under its route path, and nothing for a query or a URL outside the base path', () => {
     expect(keptPageKey('/', '')).toBe('/');
     expect(keptPageKey('/product/alpha-kit', '')).toBe('/product/alpha-kit');

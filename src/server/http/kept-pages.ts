@@ -3,17 +3,20 @@
  * `keptPageKey` gives a request's URL, at
  * most `limit` of them. Only the shell stores pages, and only under the canonical path of a screen
  * that exists, so a made-up path or another spelling of a real one never takes a place; when the
- * bound is reached the page used least recently makes room, and the others stay.
+ * bound is reached the page used least recently makes room, and the others stay. A page rendered with
+ * figures that are kept for a while (the home page's buyers) is kept only as long as they are.
  */
 export class KeptPages<Page> {
   readonly limit: number;
+  readonly #now: () => number;
   #snapshot: unknown = null;
   /** In the order of their last use, oldest first (a Map iterates in insertion order). */
-  readonly #pages = new Map<string, Page>();
+  readonly #pages = new Map<string, { page: Page; until: number }>();
 
-  constructor(limit = 1000) {
+  constructor(limit = 1000, now: () => number = () => Date.now()) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error('KeptPages needs a limit of at least one page');
     this.limit = limit;
+    this.#now = now;
   }
 
   /** How many pages are kept. */
@@ -24,21 +27,25 @@ export class KeptPages<Page> {
   /** The page kept under `key` from this catalog snapshot (which makes it the most recently used). */
   get(snapshot: unknown, key: string | undefined): Page | undefined {
     if (key === undefined || snapshot !== this.#snapshot) return undefined;
-    const page = this.#pages.get(key);
-    if (page === undefined) return undefined;
+    const entry = this.#pages.get(key);
+    if (entry === undefined) return undefined;
     this.#pages.delete(key);
-    this.#pages.set(key, page);
-    return page;
+    if (this.#now() >= entry.until) return undefined;
+    this.#pages.set(key, entry);
+    return entry.page;
   }
 
-  /** Keeps `page` under `key`; a new snapshot drops the pages of the one before. */
-  set(snapshot: unknown, key: string, page: Page): void {
+  /**
+   * Keeps `page` under `key`, until the time `until` (ms since the epoch; for good when absent); a
+   * new snapshot drops the pages of the one before.
+   */
+  set(snapshot: unknown, key: string, page: Page, until = Number.POSITIVE_INFINITY): void {
     if (snapshot !== this.#snapshot) {
       this.#snapshot = snapshot;
       this.#pages.clear();
     }
     this.#pages.delete(key);
-    this.#pages.set(key, page);
+    this.#pages.set(key, { page, until });
     if (this.#pages.size > this.limit) {
       const oldest = this.#pages.keys().next().value;
       if (oldest !== undefined) this.#pages.delete(oldest);

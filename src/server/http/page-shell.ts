@@ -30,6 +30,12 @@ export type ShellCatalog = {
 
 /** TanStack Query keys and the answers a screen asks for with them (`#page-queries`). */
 export type PageQueries = PageQuery[];
+/**
+ * A screen's answers beyond the catalog's; with `keepUntil` when one of them is a figure kept for a
+ * while (ms since the epoch): the page is kept no longer than it, so the page and the call that
+ * answers the figure say the same, and the browser's own asking changes nothing on the screen.
+ */
+export type ScreenQueries = PageQueries | { queries: PageQueries; keepUntil: number };
 
 /**
  * The web app's server renderer (`web/entry-server.tsx`, built to `dist/ssr`): the screen at `url`
@@ -95,7 +101,7 @@ export function registerPageShell(
     /** Renders the public screens into the page; without it the browser renders every screen. */
     render?: PageRenderer;
     /** More answers a screen renders with, beyond the catalog's (the content feature's texts). */
-    screenQueries?: (pattern: ScreenPattern) => PageQueries | Promise<PageQueries>;
+    screenQueries?: (pattern: ScreenPattern) => ScreenQueries | Promise<ScreenQueries>;
     /** Where the rendered pages are kept (a store of its own when absent). */
     keptPages?: KeptPages<ShellPage>;
   },
@@ -128,6 +134,8 @@ export function registerPageShell(
     head: PageHead;
     modules?: readonly string[];
     queries?: PageQueries;
+    /** Until when its page may be kept (ScreenQueries). */
+    keepUntil?: number;
     rendered: boolean;
     pattern?: ScreenPattern;
     path?: string;
@@ -141,12 +149,13 @@ export function registerPageShell(
     if (!match) return { status: 404, head: notFound, rendered: !CONSOLE_PATH.test(routePath) };
     const modules = renderedModules(match.pattern);
     const path = canonicalScreenPath(match);
+    const answers = (modules && (await deps.screenQueries?.(match.pattern))) ?? [];
     const screen = {
       pattern: match.pattern,
       path,
       modules,
       rendered: modules !== undefined,
-      queries: modules ? ((await deps.screenQueries?.(match.pattern)) ?? []) : [],
+      ...(Array.isArray(answers) ? { queries: answers } : answers),
     };
     const { head: headKey, title } = screenOf(match.pattern);
     if (headKey) {
@@ -246,7 +255,7 @@ export function registerPageShell(
     const shared = keptAs !== undefined && keptAs !== key ? kept.get(snapshot, keptAs) : undefined;
     if (shared) return shared;
     const parts = await renderParts(url, found);
-    if (keptAs !== undefined) kept.set(snapshot, keptAs, keep(parts, keptAs !== key));
+    if (keptAs !== undefined) kept.set(snapshot, keptAs, keep(parts, keptAs !== key), found.keepUntil);
     return parts;
   }
 

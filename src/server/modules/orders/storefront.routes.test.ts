@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Client, createClient, sandboxPay, signedInClient } from '../../../../tests/setup/client.ts';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app.ts';
-import { createShopStats } from './storefront.service.ts';
+import { countBuyers, createShopStats } from './storefront.service.ts';
 
 let t: TestApp;
 let owner: Client;
@@ -134,5 +134,32 @@ describe('shop figures', () => {
     const queries = JSON.parse(/id="page-queries">(.*?)<\/script>/s.exec(page.body)![1]!);
     // The page and the call read one kept count (the first visit counted it).
     expect(queries).toContainEqual([['shop-stats'], res.json()]);
+  });
+
+  it('keep the home page no longer than themselves: after a sale and their minute, page and call say the same again', async () => {
+    // Only the clock moves (Date), so the page and the count expire as they would a minute later.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const visitor = await createClient(t.app);
+      const figures = async () => {
+        const page = await visitor.get('/');
+        const queries = JSON.parse(/id="page-queries">(.*?)<\/script>/s.exec(page.body)![1]!);
+        const shown = queries.find(([key]: [string[]]) => key[0] === 'shop-stats')?.[1];
+        return { shown, answered: (await visitor.get('/api/shop-stats')).json() };
+      };
+      const before = await figures();
+      expect(before.shown).toEqual(before.answered);
+      await buyKit(kits[0]!.id);
+      // Within the minute both still say the figure counted before the sale.
+      expect(await figures()).toEqual(before);
+      vi.setSystemTime(Date.now() + 60_000);
+      const after = await figures();
+      expect(after.answered).toEqual({ buyers: await countBuyers(t.db) });
+      expect(after.answered.buyers).toBeGreaterThan(before.answered.buyers);
+      // The kept page was rendered again with the new count, not sent as it was.
+      expect(after.shown).toEqual(after.answered);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -26,6 +26,10 @@ export async function countBuyers(db: Pick<Database, 'select'>): Promise<number>
 export function createShopStats(db: Pick<Database, 'select'>, ttlMs = 60_000, now = () => Date.now()) {
   let kept: { at: number; stats: Promise<ShopStats> } | null = null;
   return {
+    /** When the figures counted last are counted again (now, before the first count). */
+    keptUntil(): number {
+      return kept ? kept.at + ttlMs : now();
+    },
     get(): Promise<ShopStats> {
       if (kept && now() - kept.at < ttlMs) return kept.stats;
       const stats = countBuyers(db).then((buyers) => ({ buyers }));
