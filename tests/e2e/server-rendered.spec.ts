@@ -95,6 +95,13 @@ test.describe('public screens rendered by the server', () => {
       ['/blog', 'Blog'],
     ];
     for (const [path, heading] of pages) expect(textOf(await rootOf(request, path)), path).toContain(heading);
+    // Shared links show a picture: a page without one of its own names the shop's, which is served.
+    const about = await (await request.get('about')).text();
+    const share = /<meta property="og:image" content="([^"]+)">/.exec(about)?.[1];
+    expect(share).toMatch(/\/share\.jpg$/);
+    const image = await request.get(share!);
+    expect(image.status()).toBe(200);
+    expect(image.headers()['content-type']).toBe('image/jpeg');
     expect(textOf(await rootOf(request, '/refund-policy'))).toContain('14 days');
     expect(textOf(await rootOf(request, '/no-such-page', 404))).toContain('Page not found');
     expect(textOf(await rootOf(request, '/product/no-such-kit', 404))).toContain('Page not found');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, PRODUCTION_ENV, type TestApp } from '../../../tests/setup/test-app.ts';
@@ -55,6 +56,22 @@ describe('page shell at the root', () => {
       name: 'Alpha Kit',
       offers: { '@type': 'Offer', price: '49.00', priceCurrency: 'USD' },
     });
+  });
+
+  it('shares every public page with a picture: its own, or the shop’s 1200x630 one', async () => {
+    const about = await t.app.inject({ method: 'GET', url: '/about' });
+    expect(about.body).toContain('<meta property="og:image" content="http://shop.test/share.jpg">');
+    expect(about.body).toContain('<meta property="og:image:width" content="1200">');
+    expect(about.body).toContain('<meta name="twitter:card" content="summary_large_image">');
+    const file = readFileSync(new URL('../../web/public/share.jpg', import.meta.url));
+    // A JPEG (SOI marker) of 1200x630: the SOF0 frame's height and width.
+    expect(file.subarray(0, 2).toString('hex')).toBe('ffd8');
+    const sof = file.indexOf(Buffer.from([0xff, 0xc0]));
+    expect([file.readUInt16BE(sof + 5), file.readUInt16BE(sof + 7)]).toEqual([630, 1200]);
+    const product = await t.app.inject({ method: 'GET', url: '/product/alpha-kit' });
+    const images = [...product.body.matchAll(/<meta property="og:image" content="([^"]+)">/g)].map((m) => m[1]);
+    expect(images).toHaveLength(1);
+    expect(images[0]).not.toBe('http://shop.test/share.jpg');
   });
 
   it('sends a strict Content-Security-Policy and the other security headers', async () => {

@@ -47,6 +47,14 @@ export type PageRenderer = (input: {
   queries: PageQueries;
 }) => Promise<string | null>;
 
+/** The shop's share picture, for a page without one of its own. */
+export const DEFAULT_SHARE_IMAGE = {
+  path: 'share.jpg',
+  width: 1200,
+  height: 630,
+  alt: `${SITE_NAME}: starter kits for developers`,
+};
+
 function renderHead(head: PageHead, config: Config): string {
   const tags = [
     `<title>${escapeHtml(head.title)}</title>`,
@@ -55,7 +63,7 @@ function renderHead(head: PageHead, config: Config): string {
     `<meta property="og:title" content="${escapeHtml(head.title)}">`,
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,
     `<meta property="og:type" content="${head.type ?? 'website'}">`,
-    `<meta name="twitter:card" content="${head.image ? 'summary_large_image' : 'summary'}">`,
+    `<meta name="twitter:card" content="summary_large_image">`,
   ];
   if (head.canonical) {
     tags.push(`<link rel="canonical" href="${escapeHtml(head.canonical)}">`);
@@ -63,10 +71,17 @@ function renderHead(head: PageHead, config: Config): string {
   } else {
     tags.push('<meta name="robots" content="noindex">');
   }
+  // A page without a picture of its own is shared with the shop's (1200x630, src/web/public).
   if (head.image) tags.push(`<meta property="og:image" content="${escapeHtml(head.image)}">`);
+  else
+    tags.push(
+      `<meta property="og:image" content="${escapeHtml(config.publicUrl)}/${DEFAULT_SHARE_IMAGE.path}">`,
+      `<meta property="og:image:width" content="${DEFAULT_SHARE_IMAGE.width}">`,
+      `<meta property="og:image:height" content="${DEFAULT_SHARE_IMAGE.height}">`,
+      `<meta property="og:image:alt" content="${escapeHtml(DEFAULT_SHARE_IMAGE.alt)}">`,
+    );
   if (head.jsonLd) tags.push(`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`);
   if (head.extra) tags.push(head.extra);
-  void config;
   return tags.join('\n    ');
 }
 
