@@ -441,19 +441,21 @@ async function downloadSection(server: Server, databaseUrl: string): Promise<voi
   }
 }
 
-async function licenceSection(server: Server, databaseUrl: string): Promise<void> {
+async function licenceSection(server: Server, databaseUrl: string, helloUrl: string | undefined): Promise<void> {
   section(`licence API: ${VALIDATIONS} validate calls at once, each its own licence and connection`);
   const figure = `Licence validate, ${VALIDATIONS} concurrent, p99 [PG server]`;
   try {
-    const f = await measureLicenceValidation(server.url, databaseUrl);
+    const f = await measureLicenceValidation(server.url, databaseUrl, helloUrl);
+    // The same bursts at a bare Fastify hello-world: what this harness and machine reach at best.
+    const hello = f.helloP99Ms === null ? '' : `; bare Fastify hello-world alike p99 ${fmt.ms(f.helloP99Ms)}`;
     console.log(
       `  ${f.calls} calls: p50 ${fmt.ms(f.p50Ms)}, p99 ${fmt.ms(f.p99Ms)}, max ${fmt.ms(f.maxMs)}; ` +
-        `GET /healthz alike: p99 ${fmt.ms(f.healthP99Ms)}`,
+        `GET /healthz alike: p99 ${fmt.ms(f.healthP99Ms)}${hello}`,
     );
     rows.push({
       figure,
       target: '<= 50 ms',
-      measured: `${fmt.ms(f.p99Ms)} (p50 ${fmt.ms(f.p50Ms)}, ${f.calls} calls, rate limits off; GET /healthz alike p99 ${fmt.ms(f.healthP99Ms)})${f.failures ? `, ${f.failures} failed` : ''}`,
+      measured: `${fmt.ms(f.p99Ms)} (p50 ${fmt.ms(f.p50Ms)}, ${f.calls} calls, rate limits off; GET /healthz alike p99 ${fmt.ms(f.healthP99Ms)}${hello})${f.failures ? `, ${f.failures} failed` : ''}`,
       ok: f.p99Ms <= 50 && f.failures === 0,
     });
   } catch (error) {
@@ -681,7 +683,7 @@ async function main(): Promise<void> {
     console.log('  importing the demo catalog from content/');
   }
 
-  const hello = wants('load') ? await startHello() : undefined;
+  const hello = wants('load', 'licences') ? await startHello() : undefined;
   if (wants('load', 'lighthouse')) await embeddedSections(catalog, hello?.url);
   if (wants('load', 'signin', 'resets', 'webhooks', 'pay', 'github', 'downloads', 'owner', 'versions', 'licences'))
     await pgServerSections(catalog, hello?.url);
@@ -722,7 +724,7 @@ async function embeddedSections(catalog: CatalogSource, helloUrl: string | undef
     const kits = await postJson<KitSummary[]>(`${server.url}/api/products`);
     if (kits.length === 0) throw new Error('the catalog is empty');
     console.log(`  ready at ${server.url}; ${kits.length} kits; page route uses ${kits[0]!.sef_id}`);
-    if (helloUrl) await loadSection('embedded PG', helloUrl, server, kits[0]!.sef_id);
+    if (helloUrl && wants('load')) await loadSection('embedded PG', helloUrl, server, kits[0]!.sef_id);
     if (wants('lighthouse')) await lighthouseSection(server, kits);
   } catch (error) {
     errorRow('Server [embedded PG]', 'starts and serves', error);
@@ -775,7 +777,7 @@ async function pgServerSections(catalog: CatalogSource, helloUrl: string | undef
     if (kits.length === 0) throw new Error('the catalog is empty');
     console.log(`  ready at ${server.url} on database ${database}`);
     const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
-    if (helloUrl) await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
+    if (helloUrl && wants('load')) await loadSection('PG server', helloUrl, server, kits[0]!.sef_id);
     if (wants('signin')) await signInSection(server, databaseUrl);
     if (wants('resets')) await resetFloodSection(server, databaseUrl);
     if (wants('webhooks')) await webhookSection(server.url, databaseUrl, { server: server.pid });
@@ -784,7 +786,7 @@ async function pgServerSections(catalog: CatalogSource, helloUrl: string | undef
     if (wants('downloads')) await downloadSection(server, databaseUrl);
     if (wants('owner')) await ownerSection(server, databaseUrl);
     if (wants('versions')) await versionsSection(server, databaseUrl);
-    if (wants('licences')) await licenceSection(server, databaseUrl);
+    if (wants('licences')) await licenceSection(server, databaseUrl, helloUrl);
   } catch (error) {
     errorRow('Server [PG server]', 'starts and serves', error);
   } finally {

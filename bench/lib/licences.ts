@@ -15,6 +15,8 @@ export type LicenceFigures = {
   failures: number;
   /** The same rounds against `GET /healthz` (no database), measured between them: the machine's share. */
   healthP99Ms: number;
+  /** The same rounds against a bare Fastify hello-world (bench/hello.mjs): this harness's floor. */
+  helloP99Ms: number | null;
 };
 
 const percentile = (sorted: number[], p: number) =>
@@ -26,7 +28,11 @@ const percentile = (sorted: number[], p: number) =>
  * own connection as 200 separate machines would be; the latency of each call from its request to
  * the end of its answer.
  */
-export async function measureLicenceValidation(baseUrl: string, databaseUrl: string): Promise<LicenceFigures> {
+export async function measureLicenceValidation(
+  baseUrl: string,
+  databaseUrl: string,
+  helloUrl?: string,
+): Promise<LicenceFigures> {
   const keys = Array.from({ length: VALIDATIONS }, newLicenceKey);
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
@@ -80,8 +86,11 @@ export async function measureLicenceValidation(baseUrl: string, databaseUrl: str
   try {
     // Warm-up: the connections open and the server's code paths are compiled before the timing.
     await Promise.all(keys.map(validate));
+    const hello = helloUrl ? new URL(`${helloUrl}/`) : null;
+    if (hello) await Promise.all(keys.map(() => send(hello, null, 'hello')));
     const samples: number[] = [];
     const healthSamples: number[] = [];
+    const helloSamples: number[] = [];
     let failures = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const result of await Promise.all(keys.map(validate))) {
@@ -89,9 +98,10 @@ export async function measureLicenceValidation(baseUrl: string, databaseUrl: str
         if (!result.ok) failures++;
       }
       for (const result of await Promise.all(keys.map(() => send(health, null, 'ok')))) healthSamples.push(result.ms);
+      if (hello)
+        for (const result of await Promise.all(keys.map(() => send(hello, null, 'hello')))) helloSamples.push(result.ms);
     }
-    samples.sort((a, b) => a - b);
-    healthSamples.sort((a, b) => a - b);
+    for (const list of [samples, healthSamples, helloSamples]) list.sort((a, b) => a - b);
     return {
       p50Ms: percentile(samples, 50),
       p99Ms: percentile(samples, 99),
@@ -99,6 +109,7 @@ export async function measureLicenceValidation(baseUrl: string, databaseUrl: str
       calls: samples.length,
       failures,
       healthP99Ms: percentile(healthSamples, 99),
+      helloP99Ms: helloSamples.length ? percentile(helloSamples, 99) : null,
     };
   } finally {
     agent.destroy();
