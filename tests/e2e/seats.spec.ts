@@ -59,7 +59,7 @@ test.describe('team seats', () => {
   // The invite form's refusal of a non-address is a 422 the browser logs.
   test.use({ allowedConsoleErrors: [/the server responded with a status of 422/] });
 
-  test('buy Team, invite two, one accepts and downloads, remove them, refund all', async ({
+  test('buy Team, invite two, one accepts and downloads, remove them, refund all @phone', async ({
     page,
     db,
     browser,
@@ -77,6 +77,13 @@ test.describe('team seats', () => {
     await licence.getByRole('radio', { name: /^Team/ }).check();
     await expect(page.getByTestId('price')).toHaveText(formatPrice(team.price));
     await snap('product-licence');
+    if (page.viewportSize()!.width < 992) {
+      // A phone's pinned buy bar buys the chosen tier, and names it with its price.
+      await page.getByRole('heading', { name: kit.details.heading.title }).scrollIntoViewIfNeeded();
+      const bar = page.getByTestId('buy-bar');
+      await expect(bar).toContainText(`${kit.title}, Team licence`);
+      await expect(bar).toContainText(formatPrice(team.price));
+    }
     await page.getByRole('button', { name: 'Buy Now' }).click();
     await expect(page).toHaveURL(/\/cart$/);
     await expect(page.getByText(`${kit.title} (Team, ${team.seats} developers)`)).toBeVisible();

@@ -25,7 +25,7 @@ export const licenceKeys = pgTable(
     keySealed: text('key_sealed').notNull(),
     /** The key's last group, for the owner console's masked form. */
     keyTail: text('key_tail').notNull(),
-    /** Instances the key may be activated on: its tier's, raised (never lowered) by a later tier. */
+    /** Instances the key may be activated on: its tier's, raised by a later tier, lowered when a refund ends that tier. */
     activationLimit: integer('activation_limit').notNull().default(3),
     disabledAt: timestamptz('disabled_at'),
     createdAt: createdAt(),

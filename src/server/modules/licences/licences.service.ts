@@ -75,6 +75,28 @@ export async function issueLicenceKeys(
 }
 
 /**
+ * Lowers the user's keys of these kits to the limit of the tier they still hold (`activationLimit`,
+ * or the Solo limit when none is given: a Solo line, a grant, or nothing left), in the caller's
+ * transaction: a refund that ends a Team tier. A key is never raised here, and its activations stay;
+ * the activation check counts them against the lower limit, so no new one is allowed until they are
+ * below it. Answers the keys lowered.
+ */
+export async function lowerLicenceLimits(
+  tx: Reader,
+  userId: number,
+  held: { kitId: number; activationLimit?: number | undefined }[],
+): Promise<number> {
+  if (held.length === 0) return 0;
+  const limits = JSON.stringify(held.map((h) => ({ k: h.kitId, l: h.activationLimit ?? DEFAULT_ACTIVATION_LIMIT })));
+  const { rows } = await tx.execute(sql`
+    UPDATE licence_keys lk SET activation_limit = v.l
+      FROM (SELECT k, max(l) AS l FROM jsonb_to_recordset(${limits}::jsonb) AS r(k int, l int) GROUP BY k) v
+     WHERE lk.user_id = ${userId} AND lk.kit_id = v.k AND lk.activation_limit > v.l
+    RETURNING lk.id`);
+  return rows.length;
+}
+
+/**
  * Keys for every entitlement that has none (the rows from before licence keys, and any written
  * by a path that does not issue them), in batches; the server runs it at start, after migrating.
  * A migration cannot do it: sealing a key takes the server's secret.

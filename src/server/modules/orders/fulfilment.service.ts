@@ -23,7 +23,7 @@ import { allKits } from '../catalog/catalog.owner.service.ts';
 import { licenceActivationLimits } from '../catalog/catalog.service.ts';
 import { connectedGithubSql, queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantSql, ownedKitIds, ownedKitsSql, revokeEntitlements } from '../library/library.service.ts';
-import { issueLicenceKeys } from '../licences/licences.service.ts';
+import { issueLicenceKeys, lowerLicenceLimits } from '../licences/licences.service.ts';
 import {
   type CodeBuyer,
   type LockedCode,
@@ -34,7 +34,7 @@ import {
   takeCodeUse,
 } from './discounts.service.ts';
 import { lapseUncoveredUpgrades } from './refunds.service.ts';
-import { endSeatsOfEndedLines } from './seats.service.ts';
+import { endSeatsOfEndedLines, tiersHeld } from './seats.service.ts';
 
 const usd = (cents: number) => `USD ${(cents / 100).toFixed(2)}`;
 
@@ -595,6 +595,10 @@ async function reverse(tx: Tx, event: PaymentReversed, mail: MailContext): Promi
   if (lost.length > 0) {
     revoked = await revokeEntitlements(tx, order.userId, await kitsNoLongerPaidFor(tx, order.userId, lost));
     await queueRepositoryAccessSync(tx, order.userId);
+    // A Team tier refunded or lapsed: the buyer's key of its kit goes back to the limit of the tier
+    // they still hold (Solo's when only Solo, a grant or nothing is left).
+    const kitIds = [...new Set(lost.flatMap((l) => [l.kitId, ...l.includes]))];
+    await lowerLicenceLimits(tx, order.userId, await tiersHeld(tx, order.userId, kitIds));
   }
   const whole = items.every((i) => i.refundedAt);
   const some = items.some((i) => i.refundedCents > 0);

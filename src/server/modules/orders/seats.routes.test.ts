@@ -318,6 +318,60 @@ describe('team seats', () => {
     expect(await seatsTable(upgrade.order_id)).toEqual([{ email, status: 'removed' }]);
   });
 
+  it.each([
+    ['its Team line alone', (line: { kit_id: number }) => line.kit_id === alpha],
+    ['the whole order', () => true],
+  ])(
+    "lowers a Solo owner's key back to Solo's limit when a Team upgrade is refunded (%s); activations stay",
+    async (_, refunded) => {
+      const machine = (verb: string, body: object) =>
+        t.app.inject({ method: 'POST', url: `/api/v1/licenses/${verb}`, payload: body, remoteAddress: '198.51.100.9' });
+      const buyer = await signedInClient(t.app, t.pool);
+      const solo = (await buyer.client.post('/api/cart', { products: [alpha], checkout: true })).json();
+      expect((await sandboxPay(buyer.client, solo.order_id)).statusCode).toBe(200);
+      const beta = (await t.pool.query("SELECT id FROM kits WHERE sef_id = 'beta-kit'")).rows[0].id;
+      const upgrade = (await buyer.client.post('/api/cart', { products: [team, beta], checkout: true })).json();
+      expect((await sandboxPay(buyer.client, upgrade.order_id)).statusCode).toBe(200);
+      const { key, activation_limit } = await licenceOf(buyer.client);
+      expect(activation_limit).toBe(5);
+      const instances: string[] = [];
+      for (const name of ['Desk', 'Laptop', 'CI', 'Build box'])
+        instances.push((await machine('activate', { license_key: key, instance_name: name })).json().instance.id);
+
+      const { rows } = await t.pool.query(
+        `SELECT o.transaction_id, i.transaction_item_id, i.kit_id FROM orders o JOIN order_items i ON i.order_id = o.id
+        WHERE o.public_id = $1 ORDER BY i.id`,
+        [upgrade.order_id],
+      );
+      const refund = sandboxRefundApproved({
+        transactionId: rows[0].transaction_id,
+        customerId: 'ctm_test',
+        reason: 'test',
+        lines: rows.filter(refunded).map((row) => ({ itemId: row.transaction_item_id, amountCents: 0 })),
+      });
+      expect((await deliverWebhook(t.app, refund, secret)).json().outcome).toBe('refunded');
+
+      // The Solo purchase keeps the kit and its key, at Solo's limit; the four activations stay.
+      expect(await ownsAlpha(buyer.client)).toBe(true);
+      expect(await licenceOf(buyer.client)).toMatchObject({ key, activation_limit: 3 });
+      expect((await machine('validate', { license_key: key })).json()).toMatchObject({
+        valid: true,
+        license_key: { status: 'active', activation_limit: 3, activation_usage: 4 },
+      });
+      expect((await machine('activate', { license_key: key, instance_name: 'Fifth' })).statusCode).toBe(400);
+      // Below the limit again, one more machine may be activated, and no more.
+      for (const id of instances.slice(0, 2))
+        expect((await machine('deactivate', { license_key: key, instance_id: id })).statusCode).toBe(200);
+      expect((await machine('activate', { license_key: key, instance_name: 'New desk' })).statusCode).toBe(200);
+      const over = await machine('activate', { license_key: key, instance_name: 'One too many' });
+      expect(over.statusCode).toBe(400);
+      expect(over.json()).toMatchObject({
+        activated: false,
+        license_key: { activation_limit: 3, activation_usage: 3 },
+      });
+    },
+  );
+
   it("shows the owner console a Team purchase's seats on its order and customer pages; an owner frees a seat", async () => {
     const { client: buyer, user, orderId } = await buyTeam();
     const email = address('fred');

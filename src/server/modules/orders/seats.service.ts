@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Seat, SeatsResponse } from '../../../common/schemas/seats.ts';
 import type { Database } from '../../db/open.ts';
 import { orderItems, orders, teamSeats } from '../../db/schema/orders.ts';
@@ -8,7 +8,7 @@ import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { type MailContext, seatInvitationMail } from '../../integrations/mail/templates.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { type Contact, contactSql } from '../accounts/accounts.service.ts';
-import { findKitGuide, findKitReleases, findLicence } from '../catalog/catalog.service.ts';
+import { findKitGuide, findKitReleases, findLicence, licenceActivationLimits } from '../catalog/catalog.service.ts';
 import { queueRepositoryAccessSync } from '../github/github.service.ts';
 import { grantSql, ownedKitIds } from '../library/library.service.ts';
 import { issueLicenceKeys } from '../licences/licences.service.ts';
@@ -316,4 +316,40 @@ export async function endSeatsOfEndedLines(tx: Db, buyerId: number): Promise<num
   let jobs = 0;
   for (const { seat, kitId } of ended) jobs += await endSeat(tx, seat, kitId);
   return jobs;
+}
+
+/**
+ * The highest tier a user still holds of each of these kits, as its activation limit: their own
+ * live Team lines and the Team seats they hold. A kit held only as Solo, by a grant, or not at all
+ * has no limit here (the licences feature gives it Solo's).
+ */
+export async function tiersHeld(
+  db: Db,
+  userId: number,
+  kitIds: number[],
+): Promise<{ kitId: number; activationLimit: number | undefined }[]> {
+  if (kitIds.length === 0) return [];
+  const lines = await db
+    .select({ kitId: orderItems.kitId, licenceId: teamLineColumns.licenceId })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(
+      and(
+        liveLine,
+        inArray(orderItems.kitId, kitIds),
+        or(
+          eq(orders.userId, userId),
+          sql`EXISTS (SELECT 1 FROM ${teamSeats} s WHERE s.order_item_id = ${orderItems.id}
+                 AND s.user_id = ${userId} AND s.status = 'active')`,
+        ),
+      ),
+    );
+  const limits = await licenceActivationLimits(
+    db,
+    lines.map((l) => l.licenceId),
+  );
+  return kitIds.map((kitId) => {
+    const held = lines.filter((l) => l.kitId === kitId).flatMap((l) => limits.get(l.licenceId) ?? []);
+    return { kitId, activationLimit: held.length > 0 ? Math.max(...held) : undefined };
+  });
 }

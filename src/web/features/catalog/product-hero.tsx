@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { heroScreenshot } from '../../../common/hero-image.ts';
-import type { KitProduct } from '../../../common/schemas/catalog.ts';
+import { formatPrice } from '../../../common/money.ts';
+import type { KitLicence, KitProduct } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { clientConfig } from '../../lib/initial-data.ts';
 import type { KitStanding } from './catalog-api.ts';
@@ -136,9 +137,21 @@ export function Hero({
 
 /**
  * Phones only (below the 992 px menu breakpoint): the price and a buy button pinned to the bottom
- * while the hero's buy button is scrolled away and the closing banner is not reached yet.
+ * while the hero's buy button is scrolled away and the closing banner is not reached yet. With a
+ * tier chosen it names the tier and its price, as the closing banner does, since that is what it buys.
  */
-export function BuyBar({ kit, standing, onBuy }: { kit: KitProduct; standing: Standing; onBuy: () => void }) {
+export function BuyBar({
+  kit,
+  standing,
+  onBuy,
+  tier,
+}: {
+  kit: KitProduct;
+  standing: Standing;
+  onBuy: () => void;
+  /** The licence tier chosen above Solo, which the bar's button buys (an owner of Solo may still buy it). */
+  tier?: KitLicence | undefined;
+}) {
   const [shown, setShown] = useState(false);
   useEffect(() => {
     const hero = document.querySelector('.hero-actions');
@@ -157,11 +170,11 @@ export function BuyBar({ kit, standing, onBuy }: { kit: KitProduct; standing: St
     return () => observer.disconnect();
   }, []);
   return (
-    <div className="buy-bar d-lg-none" data-testid="buy-bar" hidden={!shown || standing.owned}>
+    <div className="buy-bar d-lg-none" data-testid="buy-bar" hidden={!shown || (standing.owned && !tier)}>
       <div className="container d-flex align-items-center justify-content-between gap-3">
         <p className="mb-0">
-          <span className="buy-bar-title">{kit.title}</span>
-          <KitPrice shown={standing.shown} />
+          <span className="buy-bar-title">{tier ? `${kit.title}, ${tier.name} licence` : kit.title}</span>
+          {tier ? <span className="price">{formatPrice(tier.price)}</span> : <KitPrice shown={standing.shown} />}
         </p>
         <button type="button" className="btn btn-primary" onClick={onBuy} disabled={standing.pending}>
           Buy this kit

@@ -174,7 +174,7 @@ function Product({ kit }: { kit: KitProduct }) {
       </Section>
 
       <Faq items={details.faq} />
-      <BuyBar kit={kit} standing={standing} onBuy={buyNow} />
+      <BuyBar kit={kit} standing={standing} onBuy={buyNow} tier={tier} />
 
       <section className="closing-banner" aria-labelledby="closing-title">
         <div className="container d-flex flex-column flex-md-row align-items-md-center justify-content-between gap-3">
