@@ -174,6 +174,8 @@ type Kit = {
 };
 type KitProduct = Kit & {
   documentation: boolean;
+  /** The licence tiers (Solo first), for a kit sold in more than one. */
+  licenses?: { id: number; name: string; seats: number; price: number; paddle_id: string | null }[];
   details: {
     demo: { url: string };
     headerCards: { title: string }[];

@@ -473,6 +473,48 @@ test.describe('the product page for this visitor', () => {
     await keepScreenshot(page, { path: `test-screens/product-bundle-upgrade-note-${testInfo.project.name}.png` });
     await snap('product-bundle-upgrade');
   });
+
+  test('an owner of Solo who picks Team sees the difference the cart charges, everywhere the page prices it', async ({
+    page,
+    request,
+    signIn,
+  }) => {
+    test.setTimeout(60_000); // pays for Solo at the sandbox checkout
+    const { products } = await loadCatalog(request);
+    const kit = products.find((p) => (p.licenses ?? []).length > 1 && !p.includes?.length)!;
+    const team = kit.licenses!.find((l) => l.id !== kit.id)!;
+    await signIn('Solo Upgrader');
+    await page.goto('/');
+    await payAtSandboxCheckout(page, [kit.id]);
+
+    await page.goto(`/product/${kit.sef_id}`);
+    const hero = page.locator('.product-hero');
+    await expect(hero.getByTestId('owned-note')).toBeVisible();
+    await hero.getByRole('radio', { name: new RegExp(`^${team.name}`) }).check();
+    const cart = await page.evaluate(async (id) => {
+      const csrf = JSON.parse(document.getElementById('initial-data')!.textContent!).csrf;
+      const res = await fetch('/api/cart', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ products: [id] }),
+      });
+      return (await res.json()) as { items: { price: number; upgrade: { price: number } | null }[] };
+    }, team.id);
+    const upgrade = cart.items[0]!.price;
+    expect(upgrade).toBeLessThan(team.price);
+    await expect(hero.getByTestId('hero-price')).toHaveText(price(upgrade));
+    await expect(hero.getByTestId('hero-old-price')).toHaveText(price(team.price));
+    await expect(hero.getByText('Your upgrade price')).toBeVisible();
+    await expect(hero.getByTestId('owned-note')).toHaveCount(0);
+    await expect(hero.getByRole('button', { name: 'Add to Cart', exact: true })).toBeEnabled();
+    // The closing banner buys the same tier at the same price.
+    await expect(page.locator('.closing-banner')).toContainText(`${team.name} licence`);
+    await expect(page.getByTestId('price')).toHaveText(price(upgrade));
+    // Back on Solo, the page says again that they own it.
+    await hero.getByRole('radio', { name: /^Solo/ }).check();
+    await expect(hero.getByTestId('owned-note')).toBeVisible();
+    await expect(hero.getByTestId('hero-price')).toHaveText(price(kit.price));
+  });
 });
 
 test.describe('a ?code= link on a product page', () => {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PAGE_QUERY_KEYS } from '../../../common/page-data.ts';
-import type { KitDocs, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
+import type { KitDocs, KitLicence, KitProduct, KitSummary } from '../../../common/schemas/catalog.ts';
 import { currentUserId } from '../../app/session.ts';
 import { apiGet, apiPost } from '../../lib/api.ts';
 import { type CodeOfferState, codePrice, useCodeOffer } from '../../lib/cart/code-offer.ts';
@@ -36,6 +36,14 @@ export function shownPrice(kit: KitSummary, code: CodeOfferState): ShownPrice {
   const withCode = codePrice(code, kit.id);
   return withCode ? { price: withCode.price, was: withCode.original } : { price: kit.price, was: kit.discounted_from };
 }
+
+/** A licence tier as the cart sells it: under its own id, at its own price, with no struck price of Solo's. */
+export const tierAsKit = (kit: KitProduct, tier: KitLicence): KitProduct => ({
+  ...kit,
+  id: tier.id,
+  price: tier.price,
+  discounted_from: null,
+});
 
 /**
  * What this kit is to the signed-in visitor, priced by the server as the cart prices it alone: owned,

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { heroScreenshot } from '../../../common/hero-image.ts';
-import { formatPrice } from '../../../common/money.ts';
 import type { KitLicence, KitProduct } from '../../../common/schemas/catalog.ts';
 import { Icon } from '../../components/icon.tsx';
 import { clientConfig } from '../../lib/initial-data.ts';
@@ -13,12 +12,13 @@ import { PurchaseFacts } from './purchase-facts.tsx';
 export type Standing = KitStanding & { pending: boolean };
 
 /** The price as this visitor pays it, the struck original, and the badge that explains the two. */
-function HeroPrice({ kit, standing }: { kit: KitProduct; standing: Standing }) {
+function HeroPrice({ kit, standing, solo }: { kit: KitProduct; standing: Standing; solo: boolean }) {
   return (
     <p className="hero-price">
       <KitPrice shown={standing.shown} testId="hero-price" oldTestId="hero-old-price" />
-      {/* The spec's badge whenever discounted_from is set; an upgrade's own badge beside it. */}
-      {kit.discounted_from !== null && <span className="badge discount-badge">Limited-time Discount</span>}
+      {/* The spec's badge whenever discounted_from is set (it is Solo's: not beside another tier's
+          price); an upgrade's own badge beside it. */}
+      {kit.discounted_from !== null && solo && <span className="badge discount-badge">Limited-time Discount</span>}
       {standing.upgradeReason && <span className="badge discount-badge">Your upgrade price</span>}
     </p>
   );
@@ -90,11 +90,11 @@ export function Hero({
           <div className={withShot ? 'col-12 col-lg-6' : 'col-12 col-lg-9'}>
             <h1 className="product-title">{kit.title}</h1>
             <p className="product-spot">{kit.spot}</p>
-            <HeroPrice kit={kit} standing={standing} />
+            <HeroPrice kit={kit} standing={standing} solo={choice.chosen === kit.id} />
             <LicenceChoice licences={kit.licenses ?? []} {...choice} />
             <div className="hero-actions">
               {/* An owner of Solo may still buy a bigger tier (paying the difference). */}
-              {standing.owned && choice.chosen === kit.id ? (
+              {standing.owned ? (
                 <OwnedNote kit={kit} light />
               ) : (
                 // Until the page knows whether a signed-in buyer owns the kit, the button waits.
@@ -170,11 +170,11 @@ export function BuyBar({
     return () => observer.disconnect();
   }, []);
   return (
-    <div className="buy-bar d-lg-none" data-testid="buy-bar" hidden={!shown || (standing.owned && !tier)}>
+    <div className="buy-bar d-lg-none" data-testid="buy-bar" hidden={!shown || standing.owned}>
       <div className="container d-flex align-items-center justify-content-between gap-3">
         <p className="mb-0">
           <span className="buy-bar-title">{tier ? `${kit.title}, ${tier.name} licence` : kit.title}</span>
-          {tier ? <span className="price">{formatPrice(tier.price)}</span> : <KitPrice shown={standing.shown} />}
+          <KitPrice shown={standing.shown} />
         </p>
         <button type="button" className="btn btn-primary" onClick={onBuy} disabled={standing.pending}>
           Buy this kit

@@ -3,7 +3,6 @@ import './product-icons.ts';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
-import { formatPrice } from '../../../common/money.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
 import { useCurrentUser } from '../../app/session.ts';
 import { HtmlContent } from '../../components/html-content.tsx';
@@ -14,7 +13,7 @@ import { balancedColumns } from '../../lib/balanced-grid.ts';
 import { useAddToCart } from '../../lib/cart/use-cart.ts';
 import { useTitleAndPageView } from '../../lib/page-view.ts';
 import { BundleContents } from './bundle-contents.tsx';
-import { useKit, useKitStanding } from './catalog-api.ts';
+import { tierAsKit, useKit, useKitStanding } from './catalog-api.ts';
 import { splitFaq } from './faq-split.ts';
 import { KitPrice } from './kit-price.tsx';
 import { BuyBar, Hero, OwnedNote } from './product-hero.tsx';
@@ -80,13 +79,16 @@ function Product({ kit }: { kit: KitProduct }) {
   const [chosen, setChosen] = useState(kit.id);
   const licence = kit.licenses?.find((l) => l.id === chosen);
   const tier = licence && licence.id !== kit.id ? licence : undefined;
+  // The chosen tier as this visitor pays it, priced as the cart prices it alone: an owner of Solo
+  // sees the difference the cart charges for Team. Solo's own standing when Solo is chosen.
+  const chosenStanding = useKitStanding(tier ? tierAsKit(kit, tier) : kit, user?.id ?? null);
   const buyNow = () => {
     addToCart(chosen);
     navigate('/cart');
   };
   return (
     <article className="product">
-      <Hero kit={kit} standing={standing} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
+      <Hero kit={kit} standing={chosenStanding} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
 
       <BundleContents kit={kit} upgradeReason={standing.upgradeReason} />
 
@@ -174,7 +176,7 @@ function Product({ kit }: { kit: KitProduct }) {
       </Section>
 
       <Faq items={details.faq} />
-      <BuyBar kit={kit} standing={standing} onBuy={buyNow} tier={tier} />
+      <BuyBar kit={kit} standing={chosenStanding} onBuy={buyNow} tier={tier} />
 
       <section className="closing-banner" aria-labelledby="closing-title">
         <div className="container d-flex flex-column flex-md-row align-items-md-center justify-content-between gap-3">
@@ -183,24 +185,21 @@ function Product({ kit }: { kit: KitProduct }) {
               Get {kit.title}
             </h2>
             <p className="mb-0 closing-price">
-              {tier ? (
-                <>
-                  <span className="closing-licence">{tier.name} licence</span>
-                  <span className="price" data-testid="price">
-                    {formatPrice(tier.price)}
-                  </span>
-                </>
-              ) : (
-                <KitPrice shown={standing.shown} testId="price" oldTestId="old-price" />
-              )}
+              {tier && <span className="closing-licence">{tier.name} licence</span>}
+              <KitPrice shown={chosenStanding.shown} testId="price" oldTestId="old-price" />
               <span className="closing-note">One-time payment · Instant download</span>
             </p>
             <PurchaseFacts kit={kit} />
           </div>
-          {standing.owned && !tier ? (
+          {chosenStanding.owned ? (
             <OwnedNote kit={kit} light />
           ) : (
-            <button type="button" className="btn btn-light btn-lg px-5" onClick={buyNow} disabled={standing.pending}>
+            <button
+              type="button"
+              className="btn btn-light btn-lg px-5"
+              onClick={buyNow}
+              disabled={chosenStanding.pending}
+            >
               Buy Now
             </button>
           )}
