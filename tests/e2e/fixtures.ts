@@ -13,6 +13,8 @@ type State = {
   ownerDatabaseUrl: string;
   mailDir: string;
   claimsFile: string;
+  githubUrl: string;
+  instanceUrls: Partial<Record<'root' | 'shop' | 'owner', string[]>>;
 };
 const state = (): State => JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8'));
 
@@ -38,6 +40,15 @@ const SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
 export async function keepScreenshot(page: Page, options: { path: string; fullPage?: boolean }) {
   if (SCREENSHOTS) await page.screenshot(options);
 }
+
+/** The GitHub stand-in (tests/setup/github-stand-in.ts): its web address, its API under /api, its controls under /_stand-in. */
+export const githubUrl = (): string => state().githubUrl;
+
+/**
+ * With E2E_STACK=nginx, the addresses of the instances behind a shop's nginx (each asked directly,
+ * whatever nginx would pick); none for a shop that is one server.
+ */
+export const instanceUrls = (shop: 'root' | 'shop' | 'owner'): string[] => state().instanceUrls[shop] ?? [];
 
 /** A pool on one shop's database, for a spec's `beforeAll` (tests use the `db` fixture); the caller ends it. */
 export function openDatabase(which: 'root' | 'shop' | 'owner'): pg.Pool {
@@ -126,7 +137,8 @@ export { expect };
  * `@phone` in the mobile project too (390 px, touch; playwright.config.ts), for tests whose point
  * is what a phone shows; `@stack` in CI's pass through nginx in front of two instances per shop
  * (E2E_STACK=nginx, `--grep @stack`), for what must hold whichever instance answers: sessions and
- * sign-in, CSRF, mail links, payments and their webhooks, downloads, shared pages.
+ * sign-in, CSRF, mail links, payments and their webhooks, downloads, shared pages, an owner's changes
+ * to a kit (each instance asked directly too: `instanceUrls`).
  */
 
 /** Puts kits in the cart of a page already on the shop and pays for them at the sandbox checkout. */

@@ -1,14 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { expect, grantKits, loadCatalog, payAtSandboxCheckout, test } from './fixtures.ts';
+import { expect, githubUrl, grantKits, loadCatalog, payAtSandboxCheckout, test } from './fixtures.ts';
 
 /**
  * Kits delivered as private GitHub repositories, on the root shop, whose GITHUB_* point
  * at the stand-in of tests/setup/github-stand-in.ts: pay, connect GitHub, see the invitation,
  * lose it on a refund, and disconnect.
  */
-
-const githubUrl = (): string =>
-  JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8')).githubUrl;
 
 type StandInState = {
   invitations: { repository: string; login: string }[];

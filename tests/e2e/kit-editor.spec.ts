@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { OWNER_SHOP_URL } from '../../playwright.config.ts';
-import { createAccount, expect, signInThroughForm, test } from './fixtures.ts';
+import { expect, signInThroughForm, test } from './fixtures.ts';
+import { addRow, expectImageLoaded, ownerAccount } from './owner-kits.ts';
 
 /**
  * The owner's kit editor: New Kit, then its page completed, a screenshot uploaded, the price and the
@@ -18,16 +19,6 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
-/** Adds a row to a list with its button, and fills the row's fields by their labels. */
-async function addRow(page: Page, button: string, fields: Record<string, string>) {
-  await page.getByRole('button', { name: button, exact: true }).click();
-  for (const [label, value] of Object.entries(fields)) {
-    const field = page.getByLabel(label, { exact: true });
-    if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(value);
-    else await field.fill(value);
-  }
-}
-
 test.describe('the kit editor', () => {
   test('an owner creates a kit, completes its page with a screenshot, then changes its price and FAQ: a visitor sees each save at once @phone', async ({
     page,
@@ -39,8 +30,7 @@ test.describe('the kit editor', () => {
     const suffix = randomBytes(3).toString('hex');
     const sefId = `e2e-kit-${suffix}`;
     const title = `Editor Test Kit ${suffix}`;
-    const owner = await createAccount(db, { name: 'Ed Editor' });
-    await db.query('INSERT INTO owners (email) VALUES (lower($1)) ON CONFLICT DO NOTHING', [owner.email]);
+    const owner = await ownerAccount(db, 'Ed Editor');
     const visitor = await browser.newContext({ baseURL: `${OWNER_SHOP_URL}/`, viewport: page.viewportSize()! });
     try {
       await signInThroughForm(page, owner);
@@ -109,9 +99,7 @@ test.describe('the kit editor', () => {
       await expect(visitorPage.getByRole('heading', { level: 1, name: title })).toBeVisible();
       await expect(visitorPage.getByText('Is it tested?')).toBeVisible();
       const shot = visitorPage.getByRole('button', { name: 'Enlarge The dashboard of the editor test kit' });
-      await shot.scrollIntoViewIfNeeded();
-      await expect(shot.getByRole('img')).toHaveJSProperty('complete', true);
-      expect(await shot.getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      await expectImageLoaded(shot.getByRole('img'));
       await expect(visitorPage.getByText('$19').first()).toBeVisible();
 
       // The price and the FAQ change: reorder, add, and the visitor's next visit shows them.

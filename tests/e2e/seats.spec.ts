@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import type pg from 'pg';
 import { OWNER_SHOP_URL, ROOT_URL } from '../../playwright.config.ts';
@@ -8,6 +7,7 @@ import { createUser } from '../factories/users.ts';
 import {
   createAccount,
   expect,
+  githubUrl,
   keepScreenshot,
   loadCatalog,
   payAtSandboxCheckout,
@@ -211,9 +211,6 @@ test.describe('team seats', () => {
     await snap('seats-section');
   });
 });
-
-const githubUrl = (): string =>
-  JSON.parse(readFileSync(new URL('../../.tmp/e2e-state.json', import.meta.url), 'utf8')).githubUrl;
 
 // The root shop delivers kits as GitHub repositories through the stand-in (tests/setup/github-stand-in.ts).
 test.describe('a seat of a Team licence on the shop with GitHub delivery', () => {

@@ -14,10 +14,10 @@ import { startSmtpServer } from './smtp.ts';
  * The end-to-end stack: one embedded PostgreSQL, and the built server twice on it (own database
  * and data folder each): at the root and under BASE_PATH=/shop. The database address goes to
  * .tmp/e2e-state.json so fixtures can create users and sessions the way the app stores them.
- * With E2E_STACK=nginx, the shop at / and the shop under /shop are each nginx in front of two
- * instances (scripts/stack/stack.ts) on that database and an S3 bucket, TRUST_PROXY set: the suite
- * then runs through the proxy, its requests alternating between the instances. Their own ports
- * start at E2E_STACK_PORT (default E2E_PORT + 10).
+ * With E2E_STACK=nginx, the shop at /, the shop under /shop and the owner console's shop are each
+ * nginx in front of two instances (scripts/stack/stack.ts) on that database and an S3 bucket,
+ * TRUST_PROXY set: the suite then runs through the proxy, its requests alternating between the
+ * instances. Their own ports start at E2E_STACK_PORT (default E2E_PORT + 10), two per shop.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 4310);
@@ -75,25 +75,26 @@ oidc.service.on('beforeTokenSigning', (token) => {
   } catch {}
 });
 
-// A GitHub stand-in (REST and OAuth) for the root shop's private-repository delivery; specs drive it
-// over HTTP (githubUrl/_stand-in/...).
+// A GitHub stand-in (REST and OAuth) for the root shop's private-repository delivery and the owner
+// shop's release imports; specs drive it over HTTP (githubUrl/_stand-in/...).
 const githubSettings = { token: 'ghp_e2e_token', clientId: 'Iv1.kitshop-e2e', clientSecret: 'kitshop-e2e-github' };
 const github = await startGithubStandIn({
   ...githubSettings,
   repositories: ['kitshop-dev/nextjs-saas-starter', 'kitshop-dev/laravel-vue-crm'],
 });
 
-writeFileSync(
-  path.join(root, '.tmp/e2e-state.json'),
-  JSON.stringify({
-    rootDatabaseUrl: urls.kitshop_e2e,
-    shopDatabaseUrl: urls.kitshop_e2e_shop,
-    ownerDatabaseUrl: urls.kitshop_e2e_owner,
-    mailDir,
-    claimsFile,
-    githubUrl: github.url,
-  }),
-);
+const state = {
+  rootDatabaseUrl: urls.kitshop_e2e,
+  shopDatabaseUrl: urls.kitshop_e2e_shop,
+  ownerDatabaseUrl: urls.kitshop_e2e_owner,
+  mailDir,
+  claimsFile,
+  githubUrl: github.url,
+  /** With E2E_STACK=nginx, each shop's instances behind nginx, by shop: a spec asks each directly. */
+  instanceUrls: {} as Record<string, string[]>,
+};
+const writeState = () => writeFileSync(path.join(root, '.tmp/e2e-state.json'), JSON.stringify(state));
+writeState();
 
 /** The shop at `appPort`: one server, or (E2E_STACK=nginx) nginx in front of two. */
 async function startShop(
@@ -105,6 +106,9 @@ async function startShop(
 ) {
   if (!throughNginx) return startApp(name, appPort, basePath, databaseUrl, extraEnv);
   const first = instancePort + stacks.length * 2;
+  const prefix = basePath === '/' ? '' : basePath;
+  state.instanceUrls[name] = [first, first + 1].map((p) => `http://127.0.0.1:${p}${prefix}`);
+  writeState();
   stacks.push(
     await startStack({
       port: appPort,
@@ -193,10 +197,16 @@ try {
     GA_MEASUREMENT_ID: 'G-E2ETEST123',
   });
   await startShop('shop', port + 1, '/shop', urls.kitshop_e2e_shop!);
-  // The owner console's specs change the store (hide kits, refund, grant): their own shop and database.
-  await startApp('owner', port + 2, '/', urls.kitshop_e2e_owner!, {
+  // The owner console's specs change the store (hide kits, refund, grant, publish versions, import
+  // GitHub releases): their own shop and database, on the same GitHub stand-in as the root shop.
+  await startShop('owner', port + 2, '/', urls.kitshop_e2e_owner!, {
     PUBLIC_URL: `http://127.0.0.1:${port + 2}`,
     SMTP_URL: smtp.url,
+    GITHUB_TOKEN: githubSettings.token,
+    GITHUB_CLIENT_ID: githubSettings.clientId,
+    GITHUB_CLIENT_SECRET: githubSettings.clientSecret,
+    GITHUB_API_URL: github.apiUrl,
+    GITHUB_WEB_URL: github.webUrl,
     // The seller its sandbox invoices name (tests/e2e/invoices.spec.ts).
     SELLER_NAME: 'Kitshop Test Sales Ltd',
     SELLER_ADDRESS: '1 Market Street; Dublin D01 X2Y3; Ireland',

@@ -22,7 +22,8 @@ import { kitTarGz } from './kit-archives.ts';
  *   `GET /repos/{owner}/{repo}/tarball/{ref}`, answered 302 to a codeload-like address that serves
  *   the gzipped tar with GitHub's single top folder `{owner}-{repo}-{short sha}/`.
  * - Failures injected ahead of time (`failNext`): a status with headers and body, a number of times.
- * - Control over HTTP under `/_stand-in/` for the e2e stack and the bench (another process).
+ * - Control over HTTP under `/_stand-in/` for the e2e stack and the bench (another process):
+ *   accounts, renames, acceptances, failures, new repositories and releases, and the state.
  */
 
 export type StandInUser = { id: number; login: string };
@@ -365,6 +366,15 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
       control.failNext(body);
       return send(res, 200, {});
     }
+    if (path === '/_stand-in/repository' && method === 'POST') {
+      control.addRepository(body.name);
+      return send(res, 200, {});
+    }
+    if (path === '/_stand-in/release' && method === 'POST') {
+      const { repository, ...release } = body;
+      await control.addRelease(repository, release);
+      return send(res, 200, {});
+    }
     if (path === '/_stand-in/state' && method === 'GET') return send(res, 200, control.state());
     return send(res, 404, { message: 'Not Found' });
   }
@@ -384,6 +394,11 @@ export async function startGithubStandIn(options: GithubStandInOptions) {
     setNextUser(user: StandInUser) {
       nextUser = addUser(user);
       return nextUser;
+    },
+    /** Creates a repository (an existing one is left as it is). */
+    addRepository(repository: string) {
+      const key = repository.toLowerCase();
+      if (!collaborators.has(key)) collaborators.set(key, new Set());
     },
     /**
      * Publishes a release of an existing repository: its tag, title, notes (body) and the files of
