@@ -99,7 +99,8 @@ export async function measureLicenceValidation(
       }
       for (const result of await Promise.all(keys.map(() => send(health, null, 'ok')))) healthSamples.push(result.ms);
       if (hello)
-        for (const result of await Promise.all(keys.map(() => send(hello, null, 'hello')))) helloSamples.push(result.ms);
+        for (const result of await Promise.all(keys.map(() => send(hello, null, 'hello'))))
+          helloSamples.push(result.ms);
     }
     for (const list of [samples, healthSamples, helloSamples]) list.sort((a, b) => a - b);
     return {
