@@ -1,6 +1,6 @@
 import './product-page.scss';
 import './product-icons.ts';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
 import { formatPrice } from '../../../common/money.ts';
@@ -70,26 +70,15 @@ function Faq({ items }: { items: KitProduct['details']['faq'] }) {
   );
 }
 
-function Product({ kit }: { kit: KitProduct }) {
-  const addToCart = useAddToCart();
-  const navigate = useNavigate();
-  const user = useCurrentUser();
-  const standing = useKitStanding(kit, user?.id ?? null);
+/**
+ * The kit's own sections between the hero and the closing banner: the same for every visitor, so
+ * drawn once; what the page learns about the visitor when it comes alive (owned, their price, the
+ * buy buttons' state) renders the hero and the banners again, not these.
+ */
+const KitSections = memo(function KitSections({ kit }: { kit: KitProduct }) {
   const { details } = kit;
-  // Solo (the kit's own id) until the buyer picks another tier.
-  const [chosen, setChosen] = useState(kit.id);
-  const licence = kit.licenses?.find((l) => l.id === chosen);
-  const tier = licence && licence.id !== kit.id ? licence : undefined;
-  const buyNow = () => {
-    addToCart(chosen);
-    navigate('/cart');
-  };
   return (
-    <article className="product">
-      <Hero kit={kit} standing={standing} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
-
-      <BundleContents kit={kit} upgradeReason={standing.upgradeReason} />
-
+    <>
       <section className="section header-cards" aria-label="Highlights">
         <div className="container">
           <div className="row g-4">
@@ -174,6 +163,30 @@ function Product({ kit }: { kit: KitProduct }) {
       </Section>
 
       <Faq items={details.faq} />
+    </>
+  );
+});
+
+function Product({ kit }: { kit: KitProduct }) {
+  const addToCart = useAddToCart();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const standing = useKitStanding(kit, user?.id ?? null);
+  // Solo (the kit's own id) until the buyer picks another tier.
+  const [chosen, setChosen] = useState(kit.id);
+  const licence = kit.licenses?.find((l) => l.id === chosen);
+  const tier = licence && licence.id !== kit.id ? licence : undefined;
+  const buyNow = () => {
+    addToCart(chosen);
+    navigate('/cart');
+  };
+  return (
+    <article className="product">
+      <Hero kit={kit} standing={standing} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
+
+      <BundleContents kit={kit} upgradeReason={standing.upgradeReason} />
+
+      <KitSections kit={kit} />
       <BuyBar kit={kit} standing={standing} onBuy={buyNow} />
 
       <section className="closing-banner" aria-labelledby="closing-title">
