@@ -59,7 +59,7 @@ export const pointAssetsAtBase = (html: string, basePath: string) =>
 
 type ManifestChunk = { file: string; css?: string[]; imports?: string[]; isEntry?: boolean };
 
-const ENTRY_SCRIPT = /\n?\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const MODULE_PRELOAD = /\n?\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 const BOOT_MARK = '<!--app-boot-->';
 
@@ -68,11 +68,7 @@ const BOOT_MARK = '<!--app-boot-->';
  * classic script (`boot.js`, from src/web/public) that asks for them once the page has been
  * painted: the page arrives rendered, its stylesheet and typeface paint it and its
  * scripts only make it interactive, so on a slow phone they should not share the bandwidth with
- * those (decision 015). The boot script is the body's last element and `async`, not a deferred
- * script in the head: a deferred script runs in the task that ends the parsing, which is also where
- * the browser first styles and lays out the whole page, and that task then waits for the script's
- * own download; run apart, it is a task of a few milliseconds, and the page's first layout waits
- * for nothing but the page and its stylesheets. For a screen whose code is in lazy chunks (the product page, the sign-in
+ * those (decision 015). For a screen whose code is in lazy chunks (the product page, the sign-in
  * layout and screen), the boot script also asks for those chunks and their imports, found in
  * Vite's manifest, and the head links their CSS, so the screen does not wait for the entry script
  * to ask for them and a server-rendered screen has its styles before it is first painted.
@@ -82,12 +78,12 @@ export function builtTemplate(webDir: string, basePath: string): ShellTemplate {
   const entry = ENTRY_SCRIPT.exec(built)?.[1];
   if (!entry) throw new Error(`${webDir}/index.html has no entry script`);
   const entryModules = [...built.matchAll(MODULE_PRELOAD)].map((match) => match[1] ?? '');
-  const html = built.replace(MODULE_PRELOAD, '').replace(ENTRY_SCRIPT, '').replace('</body>', `  ${BOOT_MARK}\n  </body>`);
+  const html = built.replace(MODULE_PRELOAD, '').replace(ENTRY_SCRIPT, BOOT_MARK);
   const withBoot = (modules: string[], headTags: string[]) =>
     html
       .replace(
         BOOT_MARK,
-        `<script src="${basePath}/boot.js" async fetchpriority="low" data-entry="${entry}" data-modules="${modules.join(' ')}"></script>`,
+        `<script src="${basePath}/boot.js" defer fetchpriority="low" data-entry="${entry}" data-modules="${modules.join(' ')}"></script>`,
       )
       .replace('</head>', headTags.length ? `  ${headTags.join('\n    ')}\n  </head>` : '</head>');
   let manifest: Record<string, ManifestChunk> = {};

@@ -1,6 +1,6 @@
 // Starts the app's modules once the server-rendered page has been painted (served as it is, no
-// build step; the page shell writes its tag, `async`, as the body's last element in place of Vite's
-// entry script, see `builtTemplate` in src/server/server.ts and decision 015). The page is complete without its scripts: on a slow
+// build step; the page shell writes this tag in place of Vite's entry script, see `builtTemplate`
+// in src/server/server.ts and decision 015). The page is complete without its scripts: on a slow
 // phone they would only take bandwidth from the stylesheet, the typeface and the images the first
 // screen shows. A screen the browser renders itself (an empty #root) starts at once.
 (() => {
