@@ -41,7 +41,7 @@ writeFileSync(
 afterAll(() => rmSync(webDir, { recursive: true, force: true }));
 
 const bootTag = (html: string) =>
-  /<script src="([^"]+)" defer fetchpriority="low" data-entry="([^"]+)" data-modules="([^"]*)"><\/script>/.exec(html);
+  /<script src="([^"]+)" defer fetchpriority="high" data-entry="([^"]+)" data-modules="([^"]*)"><\/script>/.exec(html);
 
 describe('builtTemplate', () => {
   it("puts the boot script in place of Vite's entry script and module preloads, under the base path", async () => {
