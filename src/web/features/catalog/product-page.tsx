@@ -38,7 +38,7 @@ function Included({ items }: { items: string[] }) {
   const main = items.slice(0, INCLUDED_MAIN_COUNT);
   const more = items.slice(INCLUDED_MAIN_COUNT);
   return (
-    <Section titleId="included-title" title="What's Included">
+    <Section titleId="included-title" title="What's Included" className="section-deferred">
       <IncludedList items={main} testId="included-main" />
       {more.length > 0 && (
         <div className="included-more">
@@ -79,7 +79,7 @@ const KitSections = memo(function KitSections({ kit }: { kit: KitProduct }) {
   const { details } = kit;
   return (
     <>
-      <section className="section header-cards" aria-label="Highlights">
+      <section className="section section-deferred header-cards" aria-label="Highlights">
         <div className="container">
           <div className="row g-4">
             {details.headerCards.map((card, i) => (
@@ -149,7 +149,7 @@ const KitSections = memo(function KitSections({ kit }: { kit: KitProduct }) {
 
       <Included items={details.included} />
 
-      <Section titleId="why-title" title="Why choose this kit" alt>
+      <Section titleId="why-title" title="Why choose this kit" alt className="section-deferred">
         <ul className="why list-unstyled row g-4">
           {details.why.map((item, i) => (
             <li className={balancedColumns(i, details.why.length, { md: 2, lg: 3 })} key={item.text}>
