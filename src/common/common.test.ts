@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { longDate } from './dates.ts';
 import { centsToDollars, formatPrice, formatUsd, parseDollarsToCents, roundDollars } from './money.ts';
+import { groupedCount } from './numbers.ts';
 import { canonicalScreenPath, matchScreen, normaliseBasePath } from './paths.ts';
 
 describe('money', () => {
@@ -55,5 +57,31 @@ describe('paths', () => {
     expect(canonical('/docs/next-kit/a%3Ab+c%2C%20d/')).toBe('/docs/next-kit/a:b+c,%20d');
     expect(canonical('/user-panel/item/a%2fb')).toBe('/user-panel/item/a%2Fb');
     expect(canonical('/user-panel/item/caf%C3%A9')).toBe('/user-panel/item/caf%C3%A9');
+  });
+});
+
+describe('dates and counts, written as Intl writes them (without it)', () => {
+  it('writes every day of 2024 and some far-off ones as en-GB long dates', () => {
+    const intl = (day: string) =>
+      new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      });
+    const days: string[] = ['1999-12-31', '2000-02-29', '2038-01-19', '2099-06-05'];
+    for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2025, 0, 1); t += 86_400_000) {
+      days.push(new Date(t).toISOString().slice(0, 10));
+    }
+    for (const day of days) expect(longDate(day), day).toBe(intl(day));
+    expect(longDate('2025-07-01')).toBe('1 July 2025');
+    expect(longDate('2025-10-06')).toBe('6 October 2025');
+    expect(longDate('not a day')).toBe('Invalid Date');
+  });
+
+  it('groups a count in threes, as en-US does', () => {
+    for (const n of [0, 1, 12, 999, 1000, 1234, 99_999, 100_000, 1_234_567, 1_000_000_000, -4321]) {
+      expect(groupedCount(n), String(n)).toBe(n.toLocaleString('en-US'));
+    }
   });
 });

@@ -90,9 +90,49 @@ function PhoneMenuEntries({ open }: { open: boolean }) {
   );
 }
 
-export function Header() {
-  const user = useCurrentUser();
+/**
+ * The cart's link with its count. Its own component, as the count is the browser's (its storage):
+ * when the page comes alive and whenever the cart changes, only this link renders again.
+ */
+function CartLink() {
   const cart = useCart();
+  return (
+    <Link to="/cart" className="nav-link cart-link" aria-label={`Cart, ${cart.count} items`}>
+      <Icon name="cart" size={22} />
+      <span className="badge rounded-pill cart-badge" data-testid="cart-count">
+        {cart.count}
+      </span>
+    </Link>
+  );
+}
+
+/** The signed-in user's menu, or Sign in and Sign up; its own component for the same reason. */
+function AccountEntries({ menuOpen }: { menuOpen: boolean }) {
+  const user = useCurrentUser();
+  return user ? (
+    <li className="nav-item dropdown">
+      <Suspense fallback={<span className="nav-link">{user.name || 'User'}</span>}>
+        {/* In the phone menu its items show at once: one tap away, not in a second dropdown. */}
+        <UserMenu name={user.name} pinned={menuOpen} />
+      </Suspense>
+    </li>
+  ) : (
+    <>
+      <li className="nav-item">
+        <NavLink to="/login" className="nav-link">
+          Sign in
+        </NavLink>
+      </li>
+      <li className="nav-item">
+        <NavLink to="/register" className="nav-link btn btn-primary btn-sm px-3 ms-lg-2 sign-up">
+          Sign up
+        </NavLink>
+      </li>
+    </>
+  );
+}
+
+export function Header() {
   const menu = useMobileMenu();
   const { key } = useLocation();
   const { close } = menu;
@@ -111,12 +151,7 @@ export function Header() {
           {SITE_NAME}
         </Link>
         <div className="d-flex align-items-center gap-2 header-actions">
-          <Link to="/cart" className="nav-link cart-link" aria-label={`Cart, ${cart.count} items`}>
-            <Icon name="cart" size={22} />
-            <span className="badge rounded-pill cart-badge" data-testid="cart-count">
-              {cart.count}
-            </span>
-          </Link>
+          <CartLink />
           <button
             ref={menu.toggler}
             type="button"
@@ -155,27 +190,7 @@ export function Header() {
                   Support
                 </NavLink>
               </li>
-              {user ? (
-                <li className="nav-item dropdown">
-                  <Suspense fallback={<span className="nav-link">{user.name || 'User'}</span>}>
-                    {/* In the phone menu its items show at once: one tap away, not in a second dropdown. */}
-                    <UserMenu name={user.name} pinned={visible} />
-                  </Suspense>
-                </li>
-              ) : (
-                <>
-                  <li className="nav-item">
-                    <NavLink to="/login" className="nav-link">
-                      Sign in
-                    </NavLink>
-                  </li>
-                  <li className="nav-item">
-                    <NavLink to="/register" className="nav-link btn btn-primary btn-sm px-3 ms-lg-2 sign-up">
-                      Sign up
-                    </NavLink>
-                  </li>
-                </>
-              )}
+              <AccountEntries menuOpen={visible} />
             </ul>
           </div>
         </div>

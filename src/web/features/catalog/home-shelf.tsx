@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import home from '../../../../content/home.json';
 import { longDate } from '../../../common/dates.ts';
+import { groupedCount } from '../../../common/numbers.ts';
 import { PAGE_QUERY_KEYS } from '../../../common/page-data.ts';
 import type { KitSummary } from '../../../common/schemas/catalog.ts';
 import type { ShopStats } from '../../../common/schemas/orders.ts';
@@ -22,7 +23,7 @@ const useShopStats = () =>
   });
 
 const { trust, shelf } = home;
-const fill = (text: string, n: number) => text.replace('{n}', n.toLocaleString('en-US'));
+const fill = (text: string, n: number) => text.replace('{n}', groupedCount(n));
 
 /** The newest release day among the kits ('YYYY-MM-DD' sorts as text). */
 const newestRelease = (kits: KitSummary[]) =>

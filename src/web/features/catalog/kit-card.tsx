@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
 import { HOME_CARD_FEATURES } from '../../../common/constants.ts';
 import { longDate } from '../../../common/dates.ts';
@@ -42,8 +43,10 @@ function CardFacts({ kit }: { kit: KitSummary }) {
   );
 }
 
+type KitCardProps = { kit: KitSummary; shown: ShownPrice; eager?: boolean };
+
 /** `eager`: the card is in the first screen (the grid's first row when the page opens at #kits). */
-export function KitCard({ kit, shown, eager = false }: { kit: KitSummary; shown: ShownPrice; eager?: boolean }) {
+function Card({ kit, shown, eager = false }: KitCardProps) {
   const addToCart = useAddToCart();
   return (
     <article className="card kit-card h-100" aria-labelledby={`kit-${kit.id}-title`}>
@@ -96,3 +99,17 @@ export function KitCard({ kit, shown, eager = false }: { kit: KitSummary; shown:
     </article>
   );
 }
+
+/**
+ * A home card, drawn again only when what it shows changes (its kit, its price, how its picture
+ * loads): the grid renders again when the page comes alive and when a code is priced, most often
+ * with the same cards.
+ */
+export const KitCard = memo(
+  Card,
+  (before, after) =>
+    before.kit === after.kit &&
+    before.eager === after.eager &&
+    before.shown.price === after.shown.price &&
+    before.shown.was === after.shown.was,
+);

@@ -1,6 +1,6 @@
 import './product-page.scss';
 import './product-icons.ts';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { INCLUDED_MAIN_COUNT } from '../../../common/constants.ts';
 import type { KitProduct } from '../../../common/schemas/catalog.ts';
@@ -37,7 +37,7 @@ function Included({ items }: { items: string[] }) {
   const main = items.slice(0, INCLUDED_MAIN_COUNT);
   const more = items.slice(INCLUDED_MAIN_COUNT);
   return (
-    <Section titleId="included-title" title="What's Included">
+    <Section titleId="included-title" title="What's Included" className="section-deferred">
       <IncludedList items={main} testId="included-main" />
       {more.length > 0 && (
         <div className="included-more">
@@ -69,30 +69,16 @@ function Faq({ items }: { items: KitProduct['details']['faq'] }) {
   );
 }
 
-function Product({ kit }: { kit: KitProduct }) {
-  const addToCart = useAddToCart();
-  const navigate = useNavigate();
-  const user = useCurrentUser();
-  const standing = useKitStanding(kit, user?.id ?? null);
+/**
+ * The kit's own sections between the hero and the closing banner: the same for every visitor, so
+ * drawn once; what the page learns about the visitor when it comes alive (owned, their price, the
+ * buy buttons' state) renders the hero and the banners again, not these.
+ */
+const KitSections = memo(function KitSections({ kit }: { kit: KitProduct }) {
   const { details } = kit;
-  // Solo (the kit's own id) until the buyer picks another tier.
-  const [chosen, setChosen] = useState(kit.id);
-  const licence = kit.licenses?.find((l) => l.id === chosen);
-  const tier = licence && licence.id !== kit.id ? licence : undefined;
-  // The chosen tier as this visitor pays it, priced as the cart prices it alone: an owner of Solo
-  // sees the difference the cart charges for Team. Solo's own standing when Solo is chosen.
-  const chosenStanding = useKitStanding(tier ? tierAsKit(kit, tier) : kit, user?.id ?? null);
-  const buyNow = () => {
-    addToCart(chosen);
-    navigate('/cart');
-  };
   return (
-    <article className="product">
-      <Hero kit={kit} standing={chosenStanding} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
-
-      <BundleContents kit={kit} upgradeReason={standing.upgradeReason} />
-
-      <section className="section header-cards" aria-label="Highlights">
+    <>
+      <section className="section section-deferred header-cards" aria-label="Highlights">
         <div className="container">
           <div className="row g-4">
             {details.headerCards.map((card, i) => (
@@ -162,7 +148,7 @@ function Product({ kit }: { kit: KitProduct }) {
 
       <Included items={details.included} />
 
-      <Section titleId="why-title" title="Why choose this kit" alt>
+      <Section titleId="why-title" title="Why choose this kit" alt className="section-deferred">
         <ul className="why list-unstyled row g-4">
           {details.why.map((item, i) => (
             <li className={balancedColumns(i, details.why.length, { md: 2, lg: 3 })} key={item.text}>
@@ -176,6 +162,33 @@ function Product({ kit }: { kit: KitProduct }) {
       </Section>
 
       <Faq items={details.faq} />
+    </>
+  );
+});
+
+function Product({ kit }: { kit: KitProduct }) {
+  const addToCart = useAddToCart();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const standing = useKitStanding(kit, user?.id ?? null);
+  // Solo (the kit's own id) until the buyer picks another tier.
+  const [chosen, setChosen] = useState(kit.id);
+  const licence = kit.licenses?.find((l) => l.id === chosen);
+  const tier = licence && licence.id !== kit.id ? licence : undefined;
+  // The chosen tier as this visitor pays it, priced as the cart prices it alone: an owner of Solo
+  // sees the difference the cart charges for Team. Solo's own standing when Solo is chosen.
+  const chosenStanding = useKitStanding(tier ? tierAsKit(kit, tier) : kit, user?.id ?? null);
+  const buyNow = () => {
+    addToCart(chosen);
+    navigate('/cart');
+  };
+  return (
+    <article className="product">
+      <Hero kit={kit} standing={chosenStanding} onBuy={buyNow} choice={{ chosen, onChoose: setChosen }} />
+
+      <BundleContents kit={kit} upgradeReason={standing.upgradeReason} />
+
+      <KitSections kit={kit} />
       <BuyBar kit={kit} standing={chosenStanding} onBuy={buyNow} tier={tier} />
 
       <section className="closing-banner" aria-labelledby="closing-title">

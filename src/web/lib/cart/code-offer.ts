@@ -4,7 +4,6 @@ import { longDate } from '../../../common/dates.ts';
 import { formatPrice } from '../../../common/money.ts';
 import type { CodeOffer } from '../../../common/schemas/orders.ts';
 import { ApiError, apiGet } from '../api.ts';
-import { useHydrated } from '../hydration.ts';
 import { discountCodeStore, useDiscountCode } from './discount-code.ts';
 
 export type CodeOfferState =
@@ -18,16 +17,17 @@ const isRefusal = (error: unknown) => error instanceof ApiError && error.status 
 
 /**
  * The remembered code (a `?code=` link or the cart's Apply) and what it takes off each kit, priced by
- * the server. Asked for only once the page runs: the server's page is every visitor's, without one.
+ * the server. Asked for only once the page runs: the server's page is every visitor's, without one
+ * (`useDiscountCode` answers null there and while the browser hydrates it, so a visitor without a
+ * code sees nothing change, and nothing renders again, when the page comes alive).
  * A refused code is forgotten, as the cart forgets it, and the refusal is answered once.
  */
 export function useCodeOffer(): CodeOfferState {
-  const hydrated = useHydrated();
   const code = useDiscountCode();
   const query = useQuery({
     queryKey: ['code-offer', code],
     queryFn: () => apiGet<CodeOffer>(`/api/discount-codes/${encodeURIComponent(code ?? '')}`),
-    enabled: hydrated && code !== null,
+    enabled: code !== null,
     staleTime: 60_000,
     retry: (count, error) => !isRefusal(error) && count < 2,
   });
