@@ -388,6 +388,18 @@ test.describe('product page', () => {
   });
 });
 
+/** What the cart answers this page's visitor for one line alone (the page's own session and token). */
+const pricedAlone = (page: import('@playwright/test').Page, id: number) =>
+  page.evaluate(async (line) => {
+    const csrf = JSON.parse(document.getElementById('initial-data')!.textContent!).csrf;
+    const res = await fetch('/api/cart', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify({ products: [line] }),
+    });
+    return (await res.json()) as { items: { price: number; upgrade: { price: number } | null }[] };
+  }, id);
+
 test.describe('the product page for this visitor', () => {
   test('a signed-in owner sees "You own this kit" with a link to it, where Add to Cart was, nothing moving @phone', async ({
     page,
@@ -451,15 +463,7 @@ test.describe('the product page for this visitor', () => {
     await page.goto(`/product/${bundle.sef_id}`);
     const hero = page.locator('.product-hero');
     // The very price the cart answers for this buyer (their payment counts towards the bundle).
-    const cart = await page.evaluate(async (id) => {
-      const csrf = JSON.parse(document.getElementById('initial-data')!.textContent!).csrf;
-      const res = await fetch('/api/cart', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ products: [id] }),
-      });
-      return (await res.json()) as { items: { price: number; upgrade: { price: number } | null }[] };
-    }, bundle.id);
+    const cart = await pricedAlone(page, bundle.id);
     const upgrade = cart.items[0]!.upgrade!.price;
     expect(upgrade).toBeLessThan(bundle.price);
     await expect(hero.getByTestId('hero-price')).toHaveText(price(upgrade));
@@ -491,15 +495,7 @@ test.describe('the product page for this visitor', () => {
     const hero = page.locator('.product-hero');
     await expect(hero.getByTestId('owned-note')).toBeVisible();
     await hero.getByRole('radio', { name: new RegExp(`^${team.name}`) }).check();
-    const cart = await page.evaluate(async (id) => {
-      const csrf = JSON.parse(document.getElementById('initial-data')!.textContent!).csrf;
-      const res = await fetch('/api/cart', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ products: [id] }),
-      });
-      return (await res.json()) as { items: { price: number; upgrade: { price: number } | null }[] };
-    }, team.id);
+    const cart = await pricedAlone(page, team.id);
     const upgrade = cart.items[0]!.price;
     expect(upgrade).toBeLessThan(team.price);
     await expect(hero.getByTestId('hero-price')).toHaveText(price(upgrade));
