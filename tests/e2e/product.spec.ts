@@ -506,6 +506,7 @@ test.describe('the product page for this visitor', () => {
     // The closing banner buys the same tier at the same price.
     await expect(page.locator('.closing-banner')).toContainText(`${team.name} licence`);
     await expect(page.getByTestId('price')).toHaveText(price(upgrade));
+    await keepScreenshot(page, { path: `test-screens/product-team-upgrade-top-${test.info().project.name}.png` });
     // Back on Solo, the page says again that they own it.
     await hero.getByRole('radio', { name: /^Solo/ }).check();
     await expect(hero.getByTestId('owned-note')).toBeVisible();
