@@ -73,7 +73,9 @@ test.describe('header', () => {
     await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
     await page.goto('/');
     const menu = page.locator('#site-menu');
-    await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeVisible();
+    // Hydrated first: the page's buttons are disabled until then, and hydration starts in a timer,
+    // which the paused clock would hold.
+    await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeEnabled();
     // Time stands still from here: no animation frame runs until the test lets the clock go on.
     await page.clock.pauseAt(new Date('2026-01-01T00:00:10Z'));
     await page.getByRole('button', { name: 'Menu', exact: true }).click();
