@@ -3,7 +3,16 @@ import type { Page } from '@playwright/test';
 import type pg from 'pg';
 import { ANALYTICS_SHOP_URL, OWNER_SHOP_URL, ROOT_URL } from '../../playwright.config.ts';
 import { OWNER_SCREEN_PATTERNS, SCREEN_PATTERNS, screenOf } from '../../src/common/screens.ts';
-import { createAccount, createSession, expect, grantKits, loadCatalog, openDatabase, test } from './fixtures.ts';
+import {
+  createAccount,
+  createSession,
+  expect,
+  expectNoSidewaysScroll,
+  grantKits,
+  loadCatalog,
+  openDatabase,
+  test,
+} from './fixtures.ts';
 
 /**
  * axe-core's WCAG 2.2 AA rules on every public, buyer and owner screen, at 1440 px (desktop) and
@@ -115,7 +124,7 @@ function addressOf(scan: Scan, samples: Samples): string {
 
 /** The screen once it has settled: its data loaded, its spinners gone, its code hydrated. */
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('load');
   await expect(page.locator('main')).toBeVisible();
   await expect(page.locator('fieldset.hydration-frame[disabled]')).toHaveCount(0);
   await expect(page.locator('.spinner-border:visible')).toHaveCount(0);
@@ -136,7 +145,7 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
   test.describe.configure({ timeout: 60_000 });
 
   for (const scan of SCANS) {
-    test(`${scan.label} has no violation @phone`, async ({ page, context, request }) => {
+    test(`${scan.label} has no violation and no sideways scroll @phone`, async ({ page, context, request }) => {
       const { samples, sessions } = await prepare(request);
       if (scan.as !== 'visitor') {
         await context.addCookies([{ ...sessions[scan.as], url: scan.shop === 'owner' ? OWNER_SHOP_URL : ROOT_URL }]);
@@ -165,6 +174,7 @@ test.describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
       await settle(page);
       if (scan.shop === 'owner') await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
       await expectNoViolations(page);
+      await expectNoSidewaysScroll(page);
     });
   }
 

@@ -7,6 +7,7 @@ import { OWNER_SHOP_URL, ROOT_URL } from '../../playwright.config.ts';
 import {
   createAccount,
   expect,
+  expectNoSidewaysScroll,
   loadCatalog,
   payAtSandboxCheckout,
   readEmail,
@@ -60,14 +61,8 @@ const purchasedTitles = async (page: Page) => {
   return list.getByRole('listitem').allInnerTexts();
 };
 
-/** Nothing on the screen reaches past the viewport sideways (tables scroll inside their cards). */
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
 test.describe('the owner console', () => {
-  test('an owner finds an order by e-mail and refunds one line: the buyer loses that kit at once and keeps the other @phone', async ({
+  test('an owner finds an order by e-mail and refunds one line: the buyer loses that kit at once and keeps the other', async ({
     page,
     db,
     browser,

@@ -141,6 +141,12 @@ export { expect };
  * to a kit (each instance asked directly too: `instanceUrls`).
  */
 
+/** Nothing on the screen reaches past the viewport sideways (tables scroll or stack inside their cards). */
+export async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${new URL(page.url()).pathname} is wider than the window`).toBeLessThanOrEqual(0);
+}
+
 /** Puts kits in the cart of a page already on the shop and pays for them at the sandbox checkout. */
 export async function payAtSandboxCheckout(page: Page, kitIds: number[]) {
   const items = Object.fromEntries(kitIds.map((id) => [id, id]));

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { OWNER_SHOP_URL } from '../../playwright.config.ts';
-import { expect, signInThroughForm, test } from './fixtures.ts';
+import { expect, expectNoSidewaysScroll, signInThroughForm, test } from './fixtures.ts';
 import { addRow, expectImageLoaded, ownerAccount } from './owner-kits.ts';
 
 /**
@@ -14,13 +13,8 @@ test.use({ baseURL: `${OWNER_SHOP_URL}/`, database: 'owner' });
 
 const SCREENSHOT = path.resolve('tests/fixtures/catalog/kits/alpha-kit/screenshots/dashboard.png');
 
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
 test.describe('the kit editor', () => {
-  test('an owner creates a kit, completes its page with a screenshot, then changes its price and FAQ: a visitor sees each save at once @phone', async ({
+  test('an owner creates a kit, completes its page with a screenshot, then changes its price and FAQ: a visitor sees each save at once', async ({
     page,
     db,
     browser,

@@ -7,6 +7,7 @@ import { createUser } from '../factories/users.ts';
 import {
   createAccount,
   expect,
+  expectNoSidewaysScroll,
   githubUrl,
   keepScreenshot,
   loadCatalog,
@@ -205,8 +206,7 @@ test.describe('team seats', () => {
       expect(b.x + b.width, 'inside the screen').toBeLessThanOrEqual(width);
       expect(b.height, 'big enough to tap').toBeGreaterThanOrEqual(30);
     }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await seats.scrollIntoViewIfNeeded();
     await snap('seats-section');
   });
