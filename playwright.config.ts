@@ -18,13 +18,12 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   // CI runs on a 2-core machine whose speed swings from minute to minute (two workers, four shops
-  // and their database on it): a journey that takes 15 s there in a fast phase took past 30 s in a
-  // slow one. Locally the tighter limit keeps slow tests visible.
+  // and their database on it): a journey can take twice as long in a slow phase as in a fast one.
+  // Locally the tighter limit keeps slow tests visible.
   timeout: process.env.CI ? 60_000 : 30_000,
   // The same for what a screen shows once the app has started: in a slow phase of that machine, a
-  // cart page's code took 4 s from its download to its first call, and a check of what that call
-  // brings ran out of its 7 s. A check that holds still passes as soon as it holds; explicit
-  // timeouts (a spec's delays) stay as they are.
+  // screen's code can take seconds from its download to its first call. A check that holds still
+  // passes as soon as it holds; explicit timeouts (a spec's delays) stay as they are.
   expect: { timeout: process.env.CI ? 15_000 : 7_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
   use: {

@@ -6,8 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Answers that are the same for every visitor (the catalog's JSON, a kept page) are compressed once
- * and kept, instead of once per response by the on-the-fly compression of app.ts: that costs more
- * than everything else a cached answer does (a 48 KB page: about 0.8 ms of brotli per response).
+ * and kept, instead of once per response by the on-the-fly compression of app.ts: compressing costs
+ * more than everything else a cached answer does (decision 019 has the figures).
  */
 export type Encoding = 'br' | 'gzip';
 

@@ -1,7 +1,7 @@
 /**
  * Line icons drawn inline (no icon font to download). Markup is our own constant, never content.
  * How they are stroked is the `.icon` rule's (styles/_shop.scss), not repeated on each of a page's
- * dozens of icons (the product page: 16 KB of its 48 KB of HTML were those attributes).
+ * dozens of icons, where those attributes would be a large share of the page's HTML.
  * The shell's and the common screens' icons; the product page adds the rest (addIcons) in its chunk.
  */
 const ICONS: Record<string, string> = {

@@ -13,8 +13,8 @@ export const useToast = () => useContext(ToastContext);
 let nextId = 1;
 
 /**
- * Bootstrap's toast markup and styles, driven by React. (React-Bootstrap's Toast would cost the
- * first load about 10 KB of transition code for the same result; see docs/decisions.)
+ * Bootstrap's toast markup and styles, driven by React. (React-Bootstrap's Toast would add its
+ * transition code to the first load for the same result; see docs/decisions.)
  */
 function ToastItem({ toast, onClose }: { toast: ShownToast; onClose: (id: number) => void }) {
   useEffect(() => {

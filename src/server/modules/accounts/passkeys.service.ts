@@ -23,8 +23,8 @@ const CHALLENGE_MINUTES = 5;
 const MAX_PASSKEYS = 20;
 
 /**
- * The WebAuthn library and its certificate parsers (some 300 modules, 4 MB of heap) are loaded by
- * the first passkey ceremony, not at start: most processes never see one.
+ * The WebAuthn library and its certificate parsers (hundreds of modules) are loaded by the first
+ * passkey ceremony, not at start: most processes never see one.
  */
 const webauthn = () => import('@simplewebauthn/server');
 const webauthnHelpers = () => import('@simplewebauthn/server/helpers');

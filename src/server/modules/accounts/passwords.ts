@@ -15,8 +15,8 @@ const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 12_288, timeCost: 3, pa
 /**
  * At most 2 hashes run at once and at most 64 wait; beyond that the caller gets a 429 at once.
  * libuv's pool has 4 threads and static files, compression and DNS use it too: unbounded hashing
- * (a flood of resets or sign-ins) queued file reads behind hundreds of hashes (7 ms to 2.6 s).
- * Two threads stay free, and 64 waiting hashes are about a quarter of a second of work.
+ * (a flood of resets or sign-ins) would queue file reads behind hundreds of hashes. Two threads
+ * stay free, and the queue is short enough to be worked off in well under a second.
  */
 export const HASHING = { concurrent: 2, waiting: 64 } as const;
 export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';

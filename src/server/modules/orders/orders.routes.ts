@@ -69,8 +69,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
 
   // Paddle calls this: no CSRF token, the signature on the raw body is the proof.
   const paymentEvents = createPaymentEventQueue(deps);
-  // The event reader compiles its checks on first use (zod generates code for each object shape,
-  // about 4 ms): done here, at start, rather than in the first delivery of a burst.
+  // The event reader compiles its checks on first use (zod generates code for each object shape):
+  // done here, at start, rather than in the first delivery of a burst.
   readPaddleEvent(
     sandboxTransactionCompleted({
       publicId: 'ord_warm_up',
