@@ -95,11 +95,17 @@ export async function withAdvisoryLock<T>(
   }
 }
 
-/** Whether a query failed on a unique index (SQLSTATE 23505), whether or not Drizzle wrapped the error. */
-export function isUniqueViolation(error: unknown): boolean {
+/** Whether a query failed with this SQLSTATE, whether or not Drizzle wrapped the error. */
+function failedWith(error: unknown, sqlState: string): boolean {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; depth++) {
-    if (e.code === '23505') return true;
+    if (e.code === sqlState) return true;
     e = e.cause as typeof e;
   }
   return false;
 }
+
+/** Whether a query failed on a unique index (SQLSTATE 23505). */
+export const isUniqueViolation = (error: unknown): boolean => failedWith(error, '23505');
+
+/** Whether a write referred to a row that is gone (SQLSTATE 23503): deleted by another transaction meanwhile. */
+export const isForeignKeyViolation = (error: unknown): boolean => failedWith(error, '23503');

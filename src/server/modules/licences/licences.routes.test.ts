@@ -84,6 +84,25 @@ describe('licence keys are issued with the licence', () => {
     expect((await api('validate', { license_key: key })).json().license_key.activation_limit).toBe(7);
   });
 
+  it('answers 404, not 500, when the kit goes while its first key is being issued', async () => {
+    const { client, user } = await signedInClient(t.app, t.pool);
+    await grantKits(t.pool, user.id, [kits[1]!.id]);
+    // A revoke that commits between the item page's ownership check and the key's insert, as a
+    // trigger: the entitlement is gone when the key row is checked against it.
+    await t.pool.query(`
+      CREATE FUNCTION revoke_meanwhile() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN DELETE FROM entitlements WHERE id = NEW.entitlement_id; RETURN NEW; END $$;
+      CREATE TRIGGER revoke_meanwhile BEFORE INSERT ON licence_keys FOR EACH ROW
+        WHEN (NEW.user_id = ${user.id}) EXECUTE FUNCTION revoke_meanwhile();`);
+    try {
+      const answer = await client.post(`/api/licences/${kits[1]!.sef_id}`, {});
+      expect(answer.statusCode).toBe(404);
+      expect(answer.json().message).toBe('This kit has no licence key.');
+    } finally {
+      await t.pool.query('DROP TRIGGER revoke_meanwhile ON licence_keys; DROP FUNCTION revoke_meanwhile();');
+    }
+  });
+
   it('is shown only to its holder: 401 signed out, 403 for a kit not owned', async () => {
     const anonymous = await createClient(t.app);
     expect((await anonymous.post(`/api/licences/${kits[0]!.sef_id}`, {})).statusCode).toBe(401);

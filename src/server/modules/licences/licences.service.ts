@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fillPlaceholders, type SQLWrapper, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { HolderLicence } from '../../../common/schemas/licences.ts';
-import type { Database, Reader } from '../../db/open.ts';
+import { type Database, isForeignKeyViolation, type Reader } from '../../db/open.ts';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box.ts';
 import { contactSql } from '../accounts/accounts.service.ts';
 import { kitNamesSql } from '../catalog/catalog.service.ts';
@@ -269,7 +269,14 @@ export async function findHolderLicence(
   };
   let row = await read();
   if (!row) {
-    await db.transaction((tx) => issueLicenceKeys(tx, box, [{ userId, kitId }]));
+    try {
+      await db.transaction((tx) => issueLicenceKeys(tx, box, [{ userId, kitId }]));
+    } catch (error) {
+      // The kit went between the caller's check and the key (a refund, a revoke or the account's
+      // deletion committed meanwhile): there is no licence to show, not a failure.
+      if (!isForeignKeyViolation(error)) throw error;
+      return null;
+    }
     row = await read();
   }
   if (!row) return null;
