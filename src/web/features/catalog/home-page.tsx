@@ -81,7 +81,7 @@ const testimonials = testimonialsFile as { title: string; items: Testimonial[] }
 function Testimonials() {
   if (testimonials.items.length === 0) return null;
   return (
-    <section className="section section-deferred" aria-labelledby="testimonials-title">
+    <section className="section" aria-labelledby="testimonials-title">
       <div className="container">
         <h2 id="testimonials-title" className="section-title">
           {testimonials.title}
@@ -150,7 +150,7 @@ export function HomePage() {
     <>
       <Hero code={code} />
 
-      <section className="section section-deferred" aria-labelledby="value-title">
+      <section className="section" aria-labelledby="value-title">
         <div className="container">
           <h2 id="value-title" className="section-title">
             {value.title}
@@ -183,7 +183,7 @@ export function HomePage() {
 
       <Testimonials />
 
-      <section className="section section-deferred" id="how-it-works" aria-labelledby="how-title">
+      <section className="section" id="how-it-works" aria-labelledby="how-title">
         <div className="container">
           <h2 id="how-title" className="section-title">
             {steps.title}

@@ -37,7 +37,7 @@ function Included({ items }: { items: string[] }) {
   const main = items.slice(0, INCLUDED_MAIN_COUNT);
   const more = items.slice(INCLUDED_MAIN_COUNT);
   return (
-    <Section titleId="included-title" title="What's Included" className="section-deferred">
+    <Section titleId="included-title" title="What's Included">
       <IncludedList items={main} testId="included-main" />
       {more.length > 0 && (
         <div className="included-more">
@@ -78,7 +78,7 @@ const KitSections = memo(function KitSections({ kit }: { kit: KitProduct }) {
   const { details } = kit;
   return (
     <>
-      <section className="section section-deferred header-cards" aria-label="Highlights">
+      <section className="section header-cards" aria-label="Highlights">
         <div className="container">
           <div className="row g-4">
             {details.headerCards.map((card, i) => (
@@ -148,7 +148,7 @@ const KitSections = memo(function KitSections({ kit }: { kit: KitProduct }) {
 
       <Included items={details.included} />
 
-      <Section titleId="why-title" title="Why choose this kit" alt className="section-deferred">
+      <Section titleId="why-title" title="Why choose this kit" alt>
         <ul className="why list-unstyled row g-4">
           {details.why.map((item, i) => (
             <li className={balancedColumns(i, details.why.length, { md: 2, lg: 3 })} key={item.text}>
