@@ -13,6 +13,7 @@ import type { KeptPages } from './http/kept-pages.ts';
 import { type PageRenderer, registerPageShell, type ShellPage, type ShellTemplate } from './http/page-shell.ts';
 import { ON_THE_FLY } from './http/precompressed.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
+import { zodValidatorCompiler } from './http/route-schemas.ts';
 import { DEFAULT_CACHE_CONTROL, registerSecurity, securityHeaders } from './http/security.ts';
 import { registerSession } from './http/session.ts';
 import type { GithubOAuth, GithubRepositories } from './integrations/github/github.ts';
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerErrorHandler(app);
+  app.setValidatorCompiler(zodValidatorCompiler);
   registerBodyParsers(app);
   registerFormParser(app);
   await app.register(fastifyCookie, { secret: deps.cookieSecret });

@@ -28,7 +28,21 @@ export class AppError extends Error {
   }
 }
 
-/** Parses input with a Zod schema; failure is a 422 naming the first bad field. */
+/** A Zod schema's refusal as the shop's error: the first bad field named, then its message. */
+export function inputError(error: z.ZodError, kind: ErrorKind = 'invalid_data'): AppError {
+  const issue = error.issues[0];
+  const field = issue?.path.join('.');
+  return new AppError(
+    kind,
+    issue?.message && field ? `${field}: ${issue.message}` : (issue?.message ?? 'Invalid input.'),
+  );
+}
+
+/**
+ * Parses what a route's schema cannot describe (the fields of a multipart upload, read as they
+ * stream in) with a Zod schema; failure is a 422 naming the first bad field. A request's body,
+ * query and path parameters are route schemas instead (`http/route-schemas.ts`).
+ */
 export function parseInput<T extends z.ZodType>(
   schema: T,
   value: unknown,
@@ -36,12 +50,7 @@ export function parseInput<T extends z.ZodType>(
 ): z.output<T> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.join('.');
-  throw new AppError(
-    kind,
-    issue?.message && field ? `${field}: ${issue.message}` : (issue?.message ?? 'Invalid input.'),
-  );
+  throw inputError(parsed.error, kind);
 }
 
 export const CSRF_MESSAGE = 'Your session token is missing or expired. Reload the page and try again.';

@@ -10,7 +10,7 @@ import {
   VerifyEmailQuerySchema,
 } from '../../../common/schemas/accounts.ts';
 import { shopCookies } from '../../http/cookies.ts';
-import { parseInput } from '../../http/errors.ts';
+import { signedIn, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { requireUser } from '../../http/session.ts';
 import type { GoogleSignIn } from '../../integrations/oidc/google.ts';
 import {
@@ -28,16 +28,16 @@ import { askSecondStep, signedInAnswer, startSession, withOwnerFlag } from './si
 import { hasTwoStep, TWO_STEP_MESSAGES, type TwoStepDeps } from './two-step.service.ts';
 
 /** The account calls of SPEC.md's table. Routes parse and answer; the service decides. */
-export function registerAccountRoutes(app: FastifyInstance, deps: TwoStepDeps): void {
+export function registerAccountRoutes(fastify: FastifyInstance, deps: TwoStepDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.addHook('onClose', workBesideAnswersDone);
 
-  app.post('/api/register', async (request) => {
-    const input = parseInput(RegisterSchema, request.body);
-    return { message: await register(deps, input, request.ip) };
+  app.post('/api/register', { schema: { body: RegisterSchema } }, async (request) => {
+    return { message: await register(deps, request.body, request.ip) };
   });
 
-  app.post('/api/login', async (request, reply) => {
-    const input = parseInput(LoginSchema, request.body);
+  app.post('/api/login', { schema: { body: LoginSchema } }, async (request, reply) => {
+    const input = request.body;
     const user = await authenticate(deps, input, request.ip, request.log);
     if (await hasTwoStep(deps.db, user.id)) {
       // No session until the code: the right password alone signs nobody in.
@@ -69,21 +69,23 @@ export function registerAccountRoutes(app: FastifyInstance, deps: TwoStepDeps): 
     return { user: await withOwnerFlag(deps, verified.user), data: { result: 'success', message: verified.message } };
   });
 
-  app.post('/api/forgot-password', async (request) => {
-    const { email } = parseInput(ForgotPasswordSchema, request.body);
+  app.post('/api/forgot-password', { schema: { body: ForgotPasswordSchema } }, async (request) => {
+    const { email } = request.body;
     return { message: await requestPasswordReset(deps, email, request.ip, request.log) };
   });
 
-  app.post('/api/reset-password', async (request) => {
-    const input = parseInput(ResetPasswordSchema, request.body);
-    return { message: await resetPassword(deps, input, request.ip) };
+  app.post('/api/reset-password', { schema: { body: ResetPasswordSchema } }, async (request) => {
+    return { message: await resetPassword(deps, request.body, request.ip) };
   });
 
-  app.post('/api/changePassword', async (request) => {
-    const user = await requireUser(request);
-    const input = parseInput(ChangePasswordSchema, request.body);
-    return { message: await changePassword(deps, user.id, input, request.sessionToken()) };
-  });
+  app.post(
+    '/api/changePassword',
+    { preValidation: signedIn, schema: { body: ChangePasswordSchema } },
+    async (request) => {
+      const user = await requireUser(request);
+      return { message: await changePassword(deps, user.id, request.body, request.sessionToken()) };
+    },
+  );
 }
 
 const OidcStateSchema = z.object({

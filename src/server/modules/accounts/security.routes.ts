@@ -11,7 +11,8 @@ import {
   TotpDisableSchema,
 } from '../../../common/schemas/account-security.ts';
 import { users } from '../../db/schema/accounts.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedIn, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { endOtherSessions, requireUser, type SessionUser } from '../../http/session.ts';
 import { findOwner } from '../owner/owner.service.ts';
 import { MESSAGES, requireRecentSignIn } from './accounts.service.ts';
@@ -52,7 +53,8 @@ const SIGN_IN_AGAIN = 'For your security, please sign in again to change how you
  * Account security: the sessions list, two-step sign-in (TOTP and recovery codes) and
  * passkeys. JSON under the base path; every POST needs the CSRF header; 401 when signed out.
  */
-export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps): void {
+export function registerSecurityRoutes(fastify: FastifyInstance, deps: TwoStepDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
   const account = async (userId: number) => {
     const [row] = await db
@@ -114,21 +116,25 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     return { message: 'Every other session is signed out.' };
   });
 
-  app.post('/api/account/sessions/:id/sign-out', async (request, reply) => {
-    const user = await requireUser(request);
-    const { id } = parseInput(SessionIdSchema, request.params, 'not_found');
-    const current = (await listSessions(db, user.id, request.sessionToken())).find((s) => s.current);
-    if (current?.id === id) {
-      await reply.signOut();
-      return { message: 'You are signed out.' };
-    }
-    await endSession(db, user.id, id);
-    return { message: 'That session is signed out.' };
-  });
+  app.post(
+    '/api/account/sessions/:id/sign-out',
+    { preValidation: signedIn, schema: { params: SessionIdSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { id } = request.params;
+      const current = (await listSessions(db, user.id, request.sessionToken())).find((s) => s.current);
+      if (current?.id === id) {
+        await reply.signOut();
+        return { message: 'You are signed out.' };
+      }
+      await endSession(db, user.id, id);
+      return { message: 'That session is signed out.' };
+    },
+  );
 
   // The second step of a password (or Google) sign-in.
-  app.post('/api/login/code', async (request, reply) => {
-    const { code } = parseInput(SignInCodeSchema, request.body);
+  app.post('/api/login/code', { schema: { body: SignInCodeSchema } }, async (request, reply) => {
+    const { code } = request.body;
     const done = await finishSecondStep(deps, pendingSignInToken(request, deps), code, request.ip);
     clearPendingSignIn(reply, deps);
     await startSession(deps, request, reply, done.userId, done.remember, { method: 'code' });
@@ -143,50 +149,58 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     return startTotpSetup(deps, await account(user.id));
   });
 
-  app.post('/api/account/two-step/confirm', async (request, reply) => {
-    const user = await requireUser(request);
-    const { code } = parseInput(TotpConfirmSchema, request.body);
-    const codes = await confirmTotpSetup(deps, user.id, code, request.ip, request.sessionToken());
-    // The right code proved the new factor in this very session.
-    await markSecondFactor(db, user.id, request.sessionToken());
-    await reply.rotateSession();
-    return { message: TWO_STEP_MESSAGES.enabled, recovery_codes: codes };
-  });
+  app.post(
+    '/api/account/two-step/confirm',
+    { preValidation: signedIn, schema: { body: TotpConfirmSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { code } = request.body;
+      const codes = await confirmTotpSetup(deps, user.id, code, request.ip, request.sessionToken());
+      // The right code proved the new factor in this very session.
+      await markSecondFactor(db, user.id, request.sessionToken());
+      await reply.rotateSession();
+      return { message: TWO_STEP_MESSAGES.enabled, recovery_codes: codes };
+    },
+  );
 
-  app.post('/api/account/two-step/disable', async (request, reply) => {
-    const user = await requireUser(request);
-    const input = parseInput(TotpDisableSchema, request.body);
-    const owner = await isOwner(user.id);
-    if (owner && (await ownerStepUpRequired(deps, user.id, request.sessionToken()))) {
-      throw new AppError('forbidden', OWNER_SIGN_IN_CHANGE_MESSAGE);
-    }
-    // A production shop's owner keeps at least one passkey or two-step sign-in.
-    const keepLastFactor = owner && deps.config.production;
-    if (input.passkey !== undefined) {
-      await verifyPasskey(deps, input.passkey, request.ip, user.id);
-      await disableTwoStep(
-        deps,
-        user.id,
-        { passkeyVerified: true },
-        request.ip,
-        request.sessionToken(),
-        keepLastFactor,
-      );
-    } else {
-      if (!input.password)
-        throw new AppError('invalid_data', 'password: Enter your password to turn two-step sign-in off.');
-      await disableTwoStep(
-        deps,
-        user.id,
-        { password: input.password },
-        request.ip,
-        request.sessionToken(),
-        keepLastFactor,
-      );
-    }
-    await reply.rotateSession();
-    return { message: TWO_STEP_MESSAGES.disabled };
-  });
+  app.post(
+    '/api/account/two-step/disable',
+    { preValidation: signedIn, schema: { body: TotpDisableSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const input = request.body;
+      const owner = await isOwner(user.id);
+      if (owner && (await ownerStepUpRequired(deps, user.id, request.sessionToken()))) {
+        throw new AppError('forbidden', OWNER_SIGN_IN_CHANGE_MESSAGE);
+      }
+      // A production shop's owner keeps at least one passkey or two-step sign-in.
+      const keepLastFactor = owner && deps.config.production;
+      if (input.passkey !== undefined) {
+        await verifyPasskey(deps, input.passkey, request.ip, user.id);
+        await disableTwoStep(
+          deps,
+          user.id,
+          { passkeyVerified: true },
+          request.ip,
+          request.sessionToken(),
+          keepLastFactor,
+        );
+      } else {
+        if (!input.password)
+          throw new AppError('invalid_data', 'password: Enter your password to turn two-step sign-in off.');
+        await disableTwoStep(
+          deps,
+          user.id,
+          { password: input.password },
+          request.ip,
+          request.sessionToken(),
+          keepLastFactor,
+        );
+      }
+      await reply.rotateSession();
+      return { message: TWO_STEP_MESSAGES.disabled };
+    },
+  );
 
   // Passkeys: register (options, then the browser's answer), list (in /security), remove.
   app.post('/api/account/passkeys/options', async (request) => {
@@ -195,31 +209,39 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: TwoStepDeps):
     return passkeyRegistrationOptions(deps, await account(user.id));
   });
 
-  app.post('/api/account/passkeys', async (request, reply) => {
-    const user = await requireUser(request);
-    const input = parseInput(PasskeyRegisterSchema, request.body);
-    const passkey = await registerPasskey(deps, user.id, input.name, input.response);
-    // The browser just proved the new passkey in this very session.
-    await markSecondFactor(db, user.id, request.sessionToken());
-    await reply.rotateSession();
-    return { message: PASSKEY_MESSAGES.added, passkey };
-  });
+  app.post(
+    '/api/account/passkeys',
+    { preValidation: signedIn, schema: { body: PasskeyRegisterSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const input = request.body;
+      const passkey = await registerPasskey(deps, user.id, input.name, input.response);
+      // The browser just proved the new passkey in this very session.
+      await markSecondFactor(db, user.id, request.sessionToken());
+      await reply.rotateSession();
+      return { message: PASSKEY_MESSAGES.added, passkey };
+    },
+  );
 
-  app.post('/api/account/passkeys/:id/remove', async (request, reply) => {
-    const user = await requireUser(request);
-    const { id } = parseInput(PasskeyIdSchema, request.params, 'not_found');
-    const owner = await requireSignInChange(request, user);
-    await removePasskey(db, user.id, id, { keepLastFactor: owner && deps.config.production });
-    // A new id for this session (nothing, when this very session started with that passkey and ended with it).
-    await reply.rotateSession();
-    return { message: PASSKEY_MESSAGES.removed };
-  });
+  app.post(
+    '/api/account/passkeys/:id/remove',
+    { preValidation: signedIn, schema: { params: PasskeyIdSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { id } = request.params;
+      const owner = await requireSignInChange(request, user);
+      await removePasskey(db, user.id, id, { keepLastFactor: owner && deps.config.production });
+      // A new id for this session (nothing, when this very session started with that passkey and ended with it).
+      await reply.rotateSession();
+      return { message: PASSKEY_MESSAGES.removed };
+    },
+  );
 
   // Passkey sign-in: discoverable credentials, no e-mail asked; no second step after it.
   app.post('/api/passkeys/sign-in/options', async (request) => passkeySignInOptions(deps, request.ip));
 
-  app.post('/api/passkeys/sign-in', async (request, reply) => {
-    const input = parseInput(PasskeySignInSchema, request.body);
+  app.post('/api/passkeys/sign-in', { schema: { body: PasskeySignInSchema } }, async (request, reply) => {
+    const input = request.body;
     const { user, passkeyId } = await verifyPasskey(deps, input.response, request.ip);
     await startSession(deps, request, reply, user.id, input.remember, { method: 'passkey', passkeyId });
     return signedInAnswer(deps, user, MESSAGES.loggedIn);

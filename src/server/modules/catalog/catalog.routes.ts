@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { JSON_TYPE, type PrecompressedBody, precompressedOf, sendPrecompressed } from '../../http/precompressed.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { Catalog, CatalogSnapshot } from './catalog.service.ts';
 
 const UNKNOWN_KIT = 'We could not find that kit.';
@@ -18,7 +19,8 @@ const keptList = (snapshot: CatalogSnapshot): PrecompressedBody =>
  * answer is the same for every visitor until the catalog changes: it is serialised and compressed
  * once per snapshot.
  */
-export function registerCatalogRoutes(app: FastifyInstance, catalog: Catalog): void {
+export function registerCatalogRoutes(fastify: FastifyInstance, catalog: Catalog): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Their answers come compressed (or are a few bytes of error): app.ts's compression has no work
   // here, and its two hooks would run on each request for nothing.
   const route = { compress: false, config: { csrf: false } } as const;
@@ -26,8 +28,8 @@ export function registerCatalogRoutes(app: FastifyInstance, catalog: Catalog): v
     return sendPrecompressed(request, reply.type(JSON_TYPE), keptList(await catalog.snapshot()));
   });
 
-  app.post('/api/product/:sefid', route, async (request, reply) => {
-    const { sefid } = parseInput(SefIdParamsSchema, request.params, 'not_found');
+  app.post('/api/product/:sefid', { ...route, schema: { params: SefIdParamsSchema } }, async (request, reply) => {
+    const { sefid } = request.params;
     const entry = await catalog.entry(sefid);
     if (!entry) throw new AppError('not_found', UNKNOWN_KIT);
     return sendPrecompressed(
@@ -37,8 +39,8 @@ export function registerCatalogRoutes(app: FastifyInstance, catalog: Catalog): v
     );
   });
 
-  app.get('/api/docs/:sefid', { compress: false }, async (request, reply) => {
-    const { sefid } = parseInput(SefIdParamsSchema, request.params, 'not_found');
+  app.get('/api/docs/:sefid', { compress: false, schema: { params: SefIdParamsSchema } }, async (request, reply) => {
+    const { sefid } = request.params;
     const entry = await catalog.entry(sefid);
     const docsJson = entry?.docsJson;
     if (!docsJson) throw new AppError('not_found', 'This kit has no documentation.');

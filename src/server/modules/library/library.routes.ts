@@ -6,7 +6,8 @@ import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
 import type { PurchaseRepository } from '../../../common/schemas/github.ts';
 import { UpdateMailsSchema } from '../../../common/schemas/kit-versions.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedIn, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { requireUser } from '../../http/session.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { repositoryAccess } from '../github/github.service.ts';
@@ -41,7 +42,8 @@ type LibraryDeps = {
   githubWebUrl?: string;
 };
 
-export function registerLibraryRoutes(app: FastifyInstance, deps: LibraryDeps): void {
+export function registerLibraryRoutes(fastify: FastifyInstance, deps: LibraryDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, githubWebUrl } = deps;
 
   /** Per kit id, its repository and where the user's access stands (none when GitHub delivery is off). */
@@ -58,9 +60,9 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: LibraryDeps): 
   });
 
   // The purchased item's setup guide: 401 signed out, 403 for a kit the user does not own.
-  app.post('/api/item/:sefid', async (request) => {
+  app.post('/api/item/:sefid', { preValidation: signedIn, schema: { params: SefIdParamsSchema } }, async (request) => {
     const user = await requireUser(request);
-    const { sefid } = parseInput(SefIdParamsSchema, request.params, 'not_found');
+    const { sefid } = request.params;
     const kit = await findOwnedKit(db, user.id, sefid);
     if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
     if (kit === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
@@ -70,22 +72,30 @@ export function registerLibraryRoutes(app: FastifyInstance, deps: LibraryDeps): 
   });
 
   // The item page's changelog: every version's notes, the buyer's downloads, upgrade patches.
-  app.post('/api/item/:sefid/changelog', async (request) => {
-    const user = await requireUser(request);
-    const { sefid } = parseInput(SefIdParamsSchema, request.params, 'not_found');
-    const changelog = await kitChangelog(db, user.id, sefid);
-    if (changelog === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
-    if (changelog === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
-    return changelog;
-  });
+  app.post(
+    '/api/item/:sefid/changelog',
+    { preValidation: signedIn, schema: { params: SefIdParamsSchema } },
+    async (request) => {
+      const user = await requireUser(request);
+      const { sefid } = request.params;
+      const changelog = await kitChangelog(db, user.id, sefid);
+      if (changelog === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
+      if (changelog === 'not_owned') throw new AppError('forbidden', 'This kit is not in your purchases.');
+      return changelog;
+    },
+  );
 
   // One switch for the mail about new versions of every kit the buyer owns.
-  app.post('/api/library/update-mails', async (request) => {
-    const user = await requireUser(request);
-    const { enabled } = parseInput(UpdateMailsSchema, request.body);
-    await setUpdateMails(db, user.id, enabled);
-    return { update_mails: enabled };
-  });
+  app.post(
+    '/api/library/update-mails',
+    { preValidation: signedIn, schema: { body: UpdateMailsSchema } },
+    async (request) => {
+      const user = await requireUser(request);
+      const { enabled } = request.body;
+      await setUpdateMails(db, user.id, enabled);
+      return { update_mails: enabled };
+    },
+  );
 
   // `reply.sendFile` for the download alone (the web app's static files do not decorate the reply).
   app.register(async (scope) => {
@@ -130,7 +140,8 @@ const downloadOptions = (app: FastifyInstance) => ({
 });
 
 /** The newest archive of a kit the user owns, streamed from storage; never compressed on the fly. */
-function registerDownloadRoute(app: FastifyInstance, { db, storage }: { db: Database; storage: Storage }): void {
+function registerDownloadRoute(scope: FastifyInstance, { db, storage }: { db: Database; storage: Storage }): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   /** Hands a stored private object to its owner: streamed locally (Range, ETag), or a signed redirect. */
   async function sendStored(request: FastifyRequest, reply: FastifyReply, stored: Stored) {
     const { filename } = stored;
@@ -163,20 +174,24 @@ function registerDownloadRoute(app: FastifyInstance, { db, storage }: { db: Data
 
   registerVersionDownloadRoutes(app, { db, storage, sendStored, options: downloadOptions(app) });
 
-  app.get('/download/:id', downloadOptions(app), async (request, reply) => {
-    const user = await requireUser(request);
-    const { id } = parseInput(IdParams, request.params, 'not_found');
-    const kit = await findDownload(db, user.id, id);
-    if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
-    if (kit === 'not_owned') throw new AppError('forbidden', NOT_OWNED);
-    const { version } = kit;
-    if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
-    return sendStored(request, reply, {
-      storageKey: version.storageKey,
-      sha256: version.sha256,
-      filename: `${kit.sefId}-${version.version}${version.format === 'tar.gz' ? '.tar.gz' : '.zip'}`,
-      contentType: version.format === 'tar.gz' ? 'application/gzip' : 'application/zip',
-      log: () => logDownload(db, { userId: user.id, kitId: id, versionId: version.id, ip: request.ip }),
-    });
-  });
+  app.get(
+    '/download/:id',
+    { ...downloadOptions(app), preValidation: signedIn, schema: { params: IdParams } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const { id } = request.params;
+      const kit = await findDownload(db, user.id, id);
+      if (kit === 'unknown') throw new AppError('not_found', 'We could not find that kit.');
+      if (kit === 'not_owned') throw new AppError('forbidden', NOT_OWNED);
+      const { version } = kit;
+      if (!version) throw new AppError('not_found', 'This kit has no downloadable version yet.');
+      return sendStored(request, reply, {
+        storageKey: version.storageKey,
+        sha256: version.sha256,
+        filename: `${kit.sefId}-${version.version}${version.format === 'tar.gz' ? '.tar.gz' : '.zip'}`,
+        contentType: version.format === 'tar.gz' ? 'application/gzip' : 'application/zip',
+        log: () => logDownload(db, { userId: user.id, kitId: id, versionId: version.id, ip: request.ip }),
+      });
+    },
+  );
 }

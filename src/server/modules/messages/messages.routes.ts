@@ -1,23 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { ContactSchema, SubscribeSchema } from '../../../common/schemas/messages.ts';
-import { parseInput } from '../../http/errors.ts';
 import { htmlPage } from '../../http/html-page.ts';
 import { ipKey, type RateLimiter } from '../../http/rate-limit.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { escapeHtml } from '../../lib/escape.ts';
 import { isKnownToken, type MessagesDeps, sendContactMessage, subscribe, unsubscribe } from './messages.service.ts';
 
-export function registerMessageRoutes(app: FastifyInstance, deps: MessagesDeps & { limiter: RateLimiter }): void {
+export function registerMessageRoutes(fastify: FastifyInstance, deps: MessagesDeps & { limiter: RateLimiter }): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { config, limiter } = deps;
 
-  app.post('/api/contact', async (request) => {
-    const input = parseInput(ContactSchema, request.body);
+  app.post('/api/contact', { schema: { body: ContactSchema } }, async (request) => {
+    const input = request.body;
     await limiter.consume(`contact:ip:${ipKey(request.ip)}`, config.limits.contactPerIp, 'messages');
     await sendContactMessage(deps, input, request.ip);
     return { message: "Your message was sent successfully. We'll get back to you shortly." };
   });
 
-  app.post('/api/subscribe', async (request) => {
-    const { email } = parseInput(SubscribeSchema, request.body);
+  app.post('/api/subscribe', { schema: { body: SubscribeSchema } }, async (request) => {
+    const { email } = request.body;
     await limiter.consume(`subscribe:ip:${ipKey(request.ip)}`, config.limits.subscribePerIp, 'subscription attempts');
     await subscribe(deps, email);
     return { message: 'You have been registered to our email bulletin' };

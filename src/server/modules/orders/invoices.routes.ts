@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { centsToDollars } from '../../../common/money.ts';
 import {
   BusinessDetailsSchema,
@@ -6,7 +7,8 @@ import {
   type BuyerOrdersResponse,
   OrderParamsSchema,
 } from '../../../common/schemas/orders.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedIn, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { requireUser } from '../../http/session.ts';
 import { PaddleApiError, reviseTransaction } from '../../integrations/payments/paddle-api.ts';
 import { creditNotePath, type InvoiceDeps, invoicePath, sendOrderDocument } from './documents.service.ts';
@@ -17,6 +19,8 @@ import {
   findInvoicedOrder,
   saveBusinessDetails,
 } from './invoices.service.ts';
+
+const CreditNoteParamsSchema = OrderParamsSchema.extend({ adjustment_id: z.string() });
 
 const isoTime = (value: string | Date) => new Date(value).toISOString();
 
@@ -49,7 +53,8 @@ function buyerOrderAnswer(order: DocumentOrder): BuyerOrder {
  * The buyer's orders and their documents: `GET /api/orders` (the user panel's Orders tab), the
  * invoice and credit notes of one, and business details added to it (before paying, or once after).
  */
-export function registerInvoiceRoutes(app: FastifyInstance, deps: InvoiceDeps): void {
+export function registerInvoiceRoutes(fastify: FastifyInstance, deps: InvoiceDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, config } = deps;
 
   app.get('/api/orders', async (request): Promise<BuyerOrdersResponse> => {
@@ -57,53 +62,68 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: InvoiceDeps): 
     return { items: (await buyerInvoicedOrders(db, user.id)).map(buyerOrderAnswer) };
   });
 
-  async function buyersOrder(request: { params: unknown }, userId: number) {
-    const { order_id } = parseInput(OrderParamsSchema, request.params, 'not_found');
-    const order = await findInvoicedOrder(db, order_id, userId);
+  async function buyersOrder(orderId: string, userId: number) {
+    const order = await findInvoicedOrder(db, orderId, userId);
     if (!order) throw new AppError('not_found', 'We could not find that order.');
     return order;
   }
 
   // Not compressed on the fly: a PDF is compressed already.
-  app.get('/api/orders/:order_id/invoice', { compress: false }, async (request, reply) => {
-    const user = await requireUser(request);
-    return sendOrderDocument(reply, deps, await buyersOrder(request, user.id));
-  });
+  app.get(
+    '/api/orders/:order_id/invoice',
+    { compress: false, preValidation: signedIn, schema: { params: OrderParamsSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      return sendOrderDocument(reply, deps, await buyersOrder(request.params.order_id, user.id));
+    },
+  );
 
-  app.get('/api/orders/:order_id/credit-notes/:adjustment_id', { compress: false }, async (request, reply) => {
-    const user = await requireUser(request);
-    const order = await buyersOrder(request, user.id);
-    const adjustmentId = String((request.params as { adjustment_id: string }).adjustment_id).slice(0, 100);
-    return sendOrderDocument(reply, deps, order, adjustmentId);
-  });
+  app.get(
+    '/api/orders/:order_id/credit-notes/:adjustment_id',
+    { compress: false, preValidation: signedIn, schema: { params: CreditNoteParamsSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const order = await buyersOrder(request.params.order_id, user.id);
+      const adjustmentId = request.params.adjustment_id.slice(0, 100);
+      return sendOrderDocument(reply, deps, order, adjustmentId);
+    },
+  );
 
-  app.post('/api/orders/:order_id/business', async (request) => {
-    const user = await requireUser(request);
-    const { order_id } = parseInput(OrderParamsSchema, request.params, 'not_found');
-    const details = parseInput(BusinessDetailsSchema, request.body);
-    const paddle = config.paymentProvider === 'paddle';
-    const saved = await saveBusinessDetails(db, order_id, user.id, details, async ({ transactionId }) => {
-      // The sandbox's invoice is the shop's own: it shows the details from now on.
-      if (!paddle) return;
-      if (!transactionId) throw new AppError('conflict', 'Paddle has no transaction for this order.');
-      try {
-        await reviseTransaction(config.paddle, transactionId, {
-          business: { name: details.company_name, taxIdentifier: details.vat_id ?? undefined },
-          address: { firstLine: details.address_line ?? undefined, city: details.city ?? undefined },
-        });
-      } catch (error) {
-        if (error instanceof PaddleApiError) throw new AppError('conflict', error.message);
-        throw error;
-      }
-    });
-    return { ok: true, business: details, after_payment: saved.afterPayment };
-  });
+  app.post(
+    '/api/orders/:order_id/business',
+    { preValidation: signedIn, schema: { params: OrderParamsSchema, body: BusinessDetailsSchema } },
+    async (request) => {
+      const user = await requireUser(request);
+      const { order_id } = request.params;
+      const details = request.body;
+      const paddle = config.paymentProvider === 'paddle';
+      const saved = await saveBusinessDetails(db, order_id, user.id, details, async ({ transactionId }) => {
+        // The sandbox's invoice is the shop's own: it shows the details from now on.
+        if (!paddle) return;
+        if (!transactionId) throw new AppError('conflict', 'Paddle has no transaction for this order.');
+        try {
+          await reviseTransaction(config.paddle, transactionId, {
+            business: { name: details.company_name, taxIdentifier: details.vat_id ?? undefined },
+            address: { firstLine: details.address_line ?? undefined, city: details.city ?? undefined },
+          });
+        } catch (error) {
+          if (error instanceof PaddleApiError) throw new AppError('conflict', error.message);
+          throw error;
+        }
+      });
+      return { ok: true, business: details, after_payment: saved.afterPayment };
+    },
+  );
 
   // The checkout's switch turned off after details were kept: the order is no business purchase.
-  app.post('/api/orders/:order_id/business/clear', async (request) => {
-    const user = await requireUser(request);
-    const { order_id } = parseInput(OrderParamsSchema, request.params, 'not_found');
-    await clearPendingBusiness(db, order_id, user.id);
-    return { ok: true };
-  });
+  app.post(
+    '/api/orders/:order_id/business/clear',
+    { preValidation: signedIn, schema: { params: OrderParamsSchema } },
+    async (request) => {
+      const user = await requireUser(request);
+      const { order_id } = request.params;
+      await clearPendingBusiness(db, order_id, user.id);
+      return { ok: true };
+    },
+  );
 }

@@ -4,7 +4,8 @@ import { centsToDollars } from '../../../common/money.ts';
 import { CartRequestSchema, OrderParamsSchema, type OrderResponse } from '../../../common/schemas/orders.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedIn, type ZodTypeProvider } from '../../http/route-schemas.ts';
 import { requireUser } from '../../http/session.ts';
 import { EventFormatError, readPaddleEvent } from '../../integrations/payments/events.ts';
 import { sandboxTransactionCompleted } from '../../integrations/payments/sandbox.ts';
@@ -31,14 +32,15 @@ export type OrdersDeps = {
   licenceBox?: SecretBox;
 };
 
-export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): void {
+export function registerOrderRoutes(fastify: FastifyInstance, deps: OrdersDeps): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const cartDeps = {
     ...deps,
     paddle: deps.config.paymentProvider === 'paddle' ? deps.config.paddle : undefined,
     timeZone: deps.config.shopTimeZone,
   };
-  app.post('/api/cart', async (request) => {
-    const input = parseInput(CartRequestSchema, request.body);
+  app.post('/api/cart', { schema: { body: CartRequestSchema } }, async (request) => {
+    const input = request.body;
     const user = await request.user();
     // 403 means "session expired" to the checkout page, which then sends the buyer to sign in.
     if (input.checkout && !user)
@@ -49,23 +51,27 @@ export function registerOrderRoutes(app: FastifyInstance, deps: OrdersDeps): voi
   });
 
   // The buyer's own order and its kits as sold: the success screen waits for them in the purchases.
-  app.get('/api/orders/:order_id', async (request): Promise<OrderResponse> => {
-    const user = await requireUser(request);
-    const { order_id } = parseInput(OrderParamsSchema, request.params, 'not_found');
-    const found = await findBuyerOrder(deps.db, order_id, user.id);
-    if (!found) throw new AppError('not_found', 'We could not find that order.');
-    return {
-      order_id: found.order.publicId,
-      status: found.order.status,
-      items: found.items.map((item) => ({
-        id: item.kitId,
-        title: item.title,
-        refunded: centsToDollars(item.refundedCents),
-      })),
-    };
-  });
+  app.get(
+    '/api/orders/:order_id',
+    { preValidation: signedIn, schema: { params: OrderParamsSchema } },
+    async (request): Promise<OrderResponse> => {
+      const user = await requireUser(request);
+      const { order_id } = request.params;
+      const found = await findBuyerOrder(deps.db, order_id, user.id);
+      if (!found) throw new AppError('not_found', 'We could not find that order.');
+      return {
+        order_id: found.order.publicId,
+        status: found.order.status,
+        items: found.items.map((item) => ({
+          id: item.kitId,
+          title: item.title,
+          refunded: centsToDollars(item.refundedCents),
+        })),
+      };
+    },
+  );
 
-  registerInvoiceRoutes(app, deps);
+  registerInvoiceRoutes(fastify, deps);
 
   // Paddle calls this: no CSRF token, the signature on the raw body is the proof.
   const paymentEvents = createPaymentEventQueue(deps);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
   CustomersQuerySchema,
   GrantSchema,
@@ -6,7 +7,8 @@ import {
   type OwnerCustomerDetail,
 } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { MailContext } from '../../integrations/mail/templates.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { accountOf, listAccounts } from '../accounts/accounts.owner.service.ts';
@@ -17,7 +19,7 @@ import { changeCustomerGrant, downloadsOf, holdingsOf } from '../library/library
 import { issueLicenceKeys } from '../licences/licences.service.ts';
 import { buyerTotals, ordersOfBuyer, paidLinesOf } from '../orders/orders.owner.service.ts';
 import { seatOrdersOf, teamsOf } from '../orders/seats.owner.service.ts';
-import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
+import { decodeCursor, idParam, idParamFirst, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 const customerAnswer = (
@@ -51,6 +53,7 @@ export function registerCustomerRoutes(
     githubQueued?: () => void;
   },
 ): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const { db, ownerOf } = deps;
 
   async function customerDetail(id: number): Promise<OwnerCustomerDetail> {
@@ -119,8 +122,8 @@ export function registerCustomerRoutes(
     };
   }
 
-  scope.get('/customers', async (request) => {
-    const input = parseInput(CustomersQuerySchema, request.query);
+  app.get('/customers', { schema: { querystring: CustomersQuerySchema } }, async (request) => {
+    const input = request.query;
     const rows = await listAccounts(db, {
       query: input.query || undefined,
       after: decodeCursor(input.cursor),
@@ -136,11 +139,14 @@ export function registerCustomerRoutes(
     };
   });
 
-  scope.get('/customers/:id', async (request) => customerDetail(idParam(request, 'customer')));
+  app.get('/customers/:id', async (request) => customerDetail(idParam(request, 'customer')));
 
-  const changeGrant = (kind: 'grant' | 'revoke') => async (request: FastifyRequest) => {
+  const changeGrant = async (
+    kind: 'grant' | 'revoke',
+    request: FastifyRequest,
+    input: z.output<typeof GrantSchema>,
+  ) => {
     const id = idParam(request, 'customer');
-    const input = parseInput(GrantSchema, request.body);
     const owner = ownerOf(request);
     const githubJobs = await db.transaction(async (tx) => {
       const account = await accountOf(tx, id);
@@ -164,11 +170,12 @@ export function registerCustomerRoutes(
     if (githubJobs > 0) deps.githubQueued?.();
     return customerDetail(id);
   };
-  scope.post('/customers/:id/grant', changeGrant('grant'));
-  scope.post('/customers/:id/revoke', changeGrant('revoke'));
+  const grantOptions = { preValidation: idParamFirst('customer'), schema: { body: GrantSchema } };
+  app.post('/customers/:id/grant', grantOptions, (request) => changeGrant('grant', request, request.body));
+  app.post('/customers/:id/revoke', grantOptions, (request) => changeGrant('revoke', request, request.body));
 
   // A customer's every session ends at once (a stolen device, a shared computer): their next call is 401.
-  scope.post('/customers/:id/sign-out', async (request) => {
+  app.post('/customers/:id/sign-out', async (request) => {
     const id = idParam(request, 'customer');
     const owner = ownerOf(request);
     const ended = await db.transaction(async (tx) => {

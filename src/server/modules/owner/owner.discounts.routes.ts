@@ -3,7 +3,8 @@ import { formatUsd } from '../../../common/money.ts';
 import { DiscountActiveSchema, DiscountCreateSchema, type OwnerDiscount } from '../../../common/schemas/discounts.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { createDiscount, listDiscounts, ownerDiscount, setDiscountActive } from '../orders/discounts.service.ts';
 import { type Owner, recordActivity } from './owner.service.ts';
 
@@ -23,9 +24,10 @@ export function registerDiscountRoutes(
   scope: FastifyInstance,
   deps: { db: Database; config: Config; ownerOf: (request: FastifyRequest) => Owner },
 ): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const { db, config, ownerOf } = deps;
 
-  scope.get(
+  app.get(
     '/discounts',
     async (): Promise<{ items: OwnerDiscount[]; time_zone: string }> => ({
       items: (await listDiscounts(db)).map(ownerDiscount),
@@ -33,8 +35,8 @@ export function registerDiscountRoutes(
     }),
   );
 
-  scope.post('/discounts', async (request): Promise<OwnerDiscount> => {
-    const input = parseInput(DiscountCreateSchema, request.body);
+  app.post('/discounts', { schema: { body: DiscountCreateSchema } }, async (request): Promise<OwnerDiscount> => {
+    const input = request.body;
     const owner = ownerOf(request);
     return db.transaction(async (tx) => {
       const created = ownerDiscount(
@@ -52,9 +54,9 @@ export function registerDiscountRoutes(
     });
   });
 
-  scope.post('/discounts/:code', async (request): Promise<OwnerDiscount> => {
+  app.post('/discounts/:code', { schema: { body: DiscountActiveSchema } }, async (request): Promise<OwnerDiscount> => {
     const code = String((request.params as { code: string }).code).slice(0, 40);
-    const { active } = parseInput(DiscountActiveSchema, request.body);
+    const { active } = request.body;
     const owner = ownerOf(request);
     return db.transaction(async (tx) => {
       const row = await setDiscountActive(tx, code, active);

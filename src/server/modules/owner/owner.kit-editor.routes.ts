@@ -12,7 +12,8 @@ import {
 } from '../../../common/schemas/kit-editor.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { renderMarkdown } from '../../lib/html.ts';
 import {
@@ -139,9 +140,11 @@ export function registerKitEditorRoutes(
       return stored;
     });
 
-    editor.post('/markdown-preview', async (request) => {
-      const { markdown } = parseInput(PreviewSchema, request.body);
-      return { html: renderMarkdown(markdown) };
-    });
+    editor
+      .withTypeProvider<ZodTypeProvider>()
+      .post('/markdown-preview', { schema: { body: PreviewSchema } }, async (request) => {
+        const { markdown } = request.body;
+        return { html: renderMarkdown(markdown) };
+      });
   });
 }

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { SefIdParamsSchema } from '../../../common/schemas/catalog.ts';
 import {
   ARCHIVE_MAX_BYTES,
@@ -11,6 +12,7 @@ import {
 } from '../../../common/schemas/kit-versions.ts';
 import type { Database } from '../../db/open.ts';
 import { AppError, parseInput } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { MailContext } from '../../integrations/mail/templates.ts';
 import type { Storage } from '../../integrations/storage/storage.ts';
 import { archiveFormatOf } from '../../lib/archive-reader.ts';
@@ -27,6 +29,16 @@ import { fetchGithubRelease, type GithubReleases, listGithubReleases } from '../
 import { downloadsByVersion } from '../library/library.service.ts';
 import type { OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
+
+/** The path names the kit `sefId`: it is checked (and named in a refusal) as the catalog's `sefid`. */
+const KitPathSchema = z
+  .object({ sefId: z.string() })
+  .transform(({ sefId }) => ({ sefid: sefId }))
+  .pipe(SefIdParamsSchema);
+const VersionPathSchema = z
+  .object({ sefId: z.string(), version: z.string() })
+  .transform(({ sefId, version }) => ({ sefid: sefId, version }))
+  .pipe(SefIdParamsSchema.extend({ version: z.string() }));
 
 export type KitVersionDeps = {
   db: Database;
@@ -45,14 +57,10 @@ export type KitVersionDeps = {
  * GitHub. Multipart is registered here only, in this plugin's own encapsulation.
  */
 export function registerKitVersionRoutes(scope: FastifyInstance, deps: KitVersionDeps): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const { db, storage, ownerOf } = deps;
 
-  const kitOf = async (request: FastifyRequest): Promise<VersionKit> => {
-    const { sefid } = parseInput(
-      SefIdParamsSchema,
-      { sefid: (request.params as { sefId: string }).sefId },
-      'not_found',
-    );
+  const kitOf = async (sefid: string): Promise<VersionKit> => {
     const kit = await findVersionKit(db, sefid);
     if (!kit) throw new AppError('not_found', `No kit ${sefid}.`);
     return kit;
@@ -111,12 +119,15 @@ export function registerKitVersionRoutes(scope: FastifyInstance, deps: KitVersio
     return { created: outcome.created, version: outcome.version.version, ...(await versionsAnswer(kit)) };
   };
 
-  scope.get('/kits/:sefId/versions', async (request) => versionsAnswer(await kitOf(request)));
+  app.get('/kits/:sefId/versions', { schema: { params: KitPathSchema } }, async (request) =>
+    versionsAnswer(await kitOf(request.params.sefid)),
+  );
 
-  scope.post('/kits/:sefId/versions/:version/yank', async (request) => {
-    const kit = await kitOf(request);
+  // The body is read after the kit is found: an unknown kit is a 404 whatever was sent.
+  app.post('/kits/:sefId/versions/:version/yank', { schema: { params: VersionPathSchema } }, async (request) => {
+    const kit = await kitOf(request.params.sefid);
     const { reason } = parseInput(YankSchema, request.body);
-    const version = String((request.params as { version: string }).version).slice(0, 64);
+    const version = request.params.version.slice(0, 64);
     const owner = ownerOf(request);
     const outcome = await db.transaction(async (tx) => {
       const result = await yankVersion(tx, kit.id, version, reason);
@@ -134,12 +145,13 @@ export function registerKitVersionRoutes(scope: FastifyInstance, deps: KitVersio
   });
 
   // Multipart for this plugin alone: nothing else in the shop accepts uploads this large.
-  scope.register(async (uploads) => {
+  scope.register(async (plugin) => {
+    const uploads = plugin.withTypeProvider<ZodTypeProvider>();
     await uploads.register(multipart, {
       limits: { fileSize: ARCHIVE_MAX_BYTES, files: 1, fields: 5, fieldSize: 64 * 1024, parts: 8 },
     });
-    uploads.post('/kits/:sefId/versions', async (request) => {
-      const kit = await kitOf(request);
+    uploads.post('/kits/:sefId/versions', { schema: { params: KitPathSchema } }, async (request) => {
+      const kit = await kitOf(request.params.sefid);
       if (!request.isMultipart())
         throw new AppError('bad_request', 'Send the form as multipart/form-data with the archive.');
       const fields: Record<string, string> = {};
@@ -184,8 +196,8 @@ export function registerKitVersionRoutes(scope: FastifyInstance, deps: KitVersio
     });
   });
 
-  scope.get('/kits/:sefId/github-releases', async (request) => {
-    const kit = await kitOf(request);
+  app.get('/kits/:sefId/github-releases', { schema: { params: KitPathSchema } }, async (request) => {
+    const kit = await kitOf(request.params.sefid);
     const github = requireGithub(kit);
     const [releases, versions] = await Promise.all([
       listGithubReleases(github, kit.githubRepository!),
@@ -202,8 +214,9 @@ export function registerKitVersionRoutes(scope: FastifyInstance, deps: KitVersio
     );
   });
 
-  scope.post('/kits/:sefId/github-releases', async (request) => {
-    const kit = await kitOf(request);
+  // The body is read after the kit and GitHub delivery are found: either missing is a 404 whatever was sent.
+  app.post('/kits/:sefId/github-releases', { schema: { params: KitPathSchema } }, async (request) => {
+    const kit = await kitOf(request.params.sefid);
     const github = requireGithub(kit);
     const input = parseInput(GithubReleaseImportSchema, request.body);
     const release = await fetchGithubRelease(github, kit.githubRepository!, input.tag, kit.sefId);

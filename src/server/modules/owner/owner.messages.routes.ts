@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { MessagesQuerySchema, ReplySchema } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { type MailContext, messageReplyMail } from '../../integrations/mail/templates.ts';
 import { findMessage, markAnswered, messagesPage } from '../messages/messages.owner.service.ts';
-import { decodeCursor, idParam, iso, type OwnerOf, pageOf } from './owner.params.ts';
+import { decodeCursor, idParam, idParamFirst, iso, type OwnerOf, pageOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 /** The contact form's messages and the owner's replies (inside the owner scope). */
@@ -13,10 +14,11 @@ export function registerMessageRoutes(
   scope: FastifyInstance,
   deps: { db: Database; mail: MailContext; ownerOf: OwnerOf; mailQueued: () => void },
 ): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const { db, mail, ownerOf } = deps;
 
-  scope.get('/messages', async (request) => {
-    const input = parseInput(MessagesQuerySchema, request.query);
+  app.get('/messages', { schema: { querystring: MessagesQuerySchema } }, async (request) => {
+    const input = request.query;
     const { total, rows } = await messagesPage(db, {
       status: input.status,
       query: input.query || undefined,
@@ -31,23 +33,27 @@ export function registerMessageRoutes(
     };
   });
 
-  scope.post('/messages/:id/reply', async (request) => {
-    const id = idParam(request, 'message');
-    const input = parseInput(ReplySchema, request.body);
-    const owner = ownerOf(request);
-    const message = await db.transaction(async (tx) => {
-      const found = await findMessage(tx, id, true);
-      if (!found) throw new AppError('not_found', `No message ${id}.`);
-      await enqueueMail(tx, messageReplyMail(mail, found, input.body));
-      const answered = await markAnswered(tx, id);
-      await recordActivity(tx, owner, {
-        action: 'reply',
-        target: `message ${id}`,
-        detail: `Reply to ${found.email}: ${input.body.slice(0, 200)}`,
+  app.post(
+    '/messages/:id/reply',
+    { preValidation: idParamFirst('message'), schema: { body: ReplySchema } },
+    async (request) => {
+      const id = idParam(request, 'message');
+      const input = request.body;
+      const owner = ownerOf(request);
+      const message = await db.transaction(async (tx) => {
+        const found = await findMessage(tx, id, true);
+        if (!found) throw new AppError('not_found', `No message ${id}.`);
+        await enqueueMail(tx, messageReplyMail(mail, found, input.body));
+        const answered = await markAnswered(tx, id);
+        await recordActivity(tx, owner, {
+          action: 'reply',
+          target: `message ${id}`,
+          detail: `Reply to ${found.email}: ${input.body.slice(0, 200)}`,
+        });
+        return answered;
       });
-      return answered;
-    });
-    deps.mailQueued();
-    return { ...message, created_at: iso(message.created_at)! };
-  });
+      deps.mailQueued();
+      return { ...message, created_at: iso(message.created_at)! };
+    },
+  );
 }

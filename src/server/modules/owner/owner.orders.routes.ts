@@ -9,7 +9,8 @@ import {
   RefundSchema,
 } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { mailsAbout } from '../../integrations/mail/outbox.ts';
 import type { MailContext } from '../../integrations/mail/templates.ts';
 import { addDays } from '../../lib/days.ts';
@@ -72,6 +73,7 @@ export function registerOwnerOrderRoutes(
     invoices: InvoiceDeps;
   },
 ): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const { db, ownerOf } = deps;
 
   async function orderDetail(publicId: string): Promise<OwnerOrderDetail> {
@@ -107,8 +109,8 @@ export function registerOwnerOrderRoutes(
     };
   }
 
-  scope.get('/orders', async (request) => {
-    const input = parseInput(OrdersQuerySchema, request.query);
+  app.get('/orders', { schema: { querystring: OrdersQuerySchema } }, async (request) => {
+    const input = request.query;
     const after = decodeCursor(input.cursor);
     const query = input.query || undefined;
     const match = query
@@ -128,16 +130,20 @@ export function registerOwnerOrderRoutes(
 
   // Streamed page by page as the owner's connection takes it; not compressed on the fly (a rare
   // download, where brotli would cost more than it saves).
-  scope.get('/orders.csv', { compress: false }, async (request, reply) => {
-    const { from, to } = parseInput(OrdersExportQuerySchema, request.query);
-    const rows = ordersCsv(db, (ids) => accountsByIds(db, ids), from, addDays(to, 1));
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="orders-${from}-to-${to}.csv"`)
-      .send(Readable.from(rows));
-  });
+  app.get(
+    '/orders.csv',
+    { compress: false, schema: { querystring: OrdersExportQuerySchema } },
+    async (request, reply) => {
+      const { from, to } = request.query;
+      const rows = ordersCsv(db, (ids) => accountsByIds(db, ids), from, addDays(to, 1));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="orders-${from}-to-${to}.csv"`)
+        .send(Readable.from(rows));
+    },
+  );
 
-  scope.get('/orders/:id', async (request) => orderDetail((request.params as { id: string }).id));
+  app.get('/orders/:id', async (request) => orderDetail((request.params as { id: string }).id));
 
   async function invoicedOrder(publicId: string) {
     const order = await findInvoicedOrder(db, publicId);
@@ -145,18 +151,18 @@ export function registerOwnerOrderRoutes(
     return order;
   }
 
-  scope.get('/orders/:id/invoice', { compress: false }, async (request, reply) =>
+  app.get('/orders/:id/invoice', { compress: false }, async (request, reply) =>
     sendOrderDocument(reply, deps.invoices, await invoicedOrder((request.params as { id: string }).id)),
   );
 
-  scope.get('/orders/:id/credit-notes/:adjustment_id', { compress: false }, async (request, reply) => {
+  app.get('/orders/:id/credit-notes/:adjustment_id', { compress: false }, async (request, reply) => {
     const params = request.params as { id: string; adjustment_id: string };
     return sendOrderDocument(reply, deps.invoices, await invoicedOrder(params.id), params.adjustment_id.slice(0, 100));
   });
 
-  scope.post('/orders/:id/refund', async (request): Promise<OwnerOrderDetail> => {
+  app.post('/orders/:id/refund', { schema: { body: RefundSchema } }, async (request): Promise<OwnerOrderDetail> => {
     const publicId = (request.params as { id: string }).id;
-    const input = parseInput(RefundSchema, request.body);
+    const input = request.body;
     const owner = ownerOf(request);
     const later = deps.refundsApprovedLater;
     await refundOrder(
@@ -179,7 +185,7 @@ export function registerOwnerOrderRoutes(
   });
 
   // An owner frees a seat of a Team licence: a member loses access, an invitation stops working.
-  scope.post('/seats/:id/free', async (request) => {
+  app.post('/seats/:id/free', async (request) => {
     const id = idParam(request, 'seat');
     const owner = ownerOf(request);
     const { orderId, jobs } = await db.transaction(async (tx) => {
@@ -195,7 +201,7 @@ export function registerOwnerOrderRoutes(
     return orderDetail(orderId);
   });
 
-  scope.post('/orders/:id/resend', async (request) => {
+  app.post('/orders/:id/resend', async (request) => {
     const publicId = (request.params as { id: string }).id;
     const owner = ownerOf(request);
     await db.transaction(async (tx) => {

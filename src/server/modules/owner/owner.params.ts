@@ -48,3 +48,10 @@ export const idParam = (request: FastifyRequest, what: string) => {
   if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('not_found', `No ${what} ${raw.slice(0, 40)}.`);
   return id;
 };
+
+/** A route's `preValidation`: a malformed id in the path is a 404 before the body is looked at. */
+export const idParamFirst =
+  (what: string) =>
+  async (request: FastifyRequest): Promise<void> => {
+    idParam(request, what);
+  };

@@ -58,8 +58,8 @@ export function registerOwnerRoutes(app: FastifyInstance, deps: OwnerDeps): void
 
   app.register(
     async (scope) => {
-      // Every call: signed in (401), an owner (403). Checked before any handler runs.
-      scope.addHook('preHandler', async (request) => {
+      // Every call: signed in (401), an owner (403). Checked before the input is validated.
+      scope.addHook('preValidation', async (request) => {
         const user = await request.user();
         if (!user) throw new AppError('unauthorized', 'Please sign in to continue.');
         const owner = await findOwner(db, config, user.id);

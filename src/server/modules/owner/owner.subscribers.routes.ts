@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { SubscribersQuerySchema } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
-import { parseInput } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { today } from '../../lib/days.ts';
 import { subscribersCsvFile, subscribersPage } from '../messages/messages.owner.service.ts';
 import { decodeCursor, iso, pageOf } from './owner.params.ts';
 
 /** The newsletter's subscribers, page by page and as a CSV download (inside the owner scope). */
 export function registerSubscriberRoutes(scope: FastifyInstance, deps: { db: Database }): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
   const subscribersCsv = subscribersCsvFile(db);
 
-  scope.get('/subscribers', async (request) => {
-    const input = parseInput(SubscribersQuerySchema, request.query);
+  app.get('/subscribers', { schema: { querystring: SubscribersQuerySchema } }, async (request) => {
+    const input = request.query;
     const { total, rows } = await subscribersPage(db, {
       query: input.query || undefined,
       after: decodeCursor(input.cursor),
@@ -27,7 +28,7 @@ export function registerSubscriberRoutes(scope: FastifyInstance, deps: { db: Dat
   });
 
   // Not compressed on the fly: a rare owner download, where brotli would cost more than it saves.
-  scope.get('/subscribers.csv', { compress: false }, async (_request, reply) => {
+  app.get('/subscribers.csv', { compress: false }, async (_request, reply) => {
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="subscribers-${today()}.csv"`)

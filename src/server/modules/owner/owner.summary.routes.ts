@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { centsToDollars, roundDollars } from '../../../common/money.ts';
 import { type OwnerSummary, PageQuerySchema, SummaryQuerySchema } from '../../../common/schemas/owner.ts';
 import type { Database } from '../../db/open.ts';
-import { AppError, parseInput } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { addDays, today } from '../../lib/days.ts';
 import { countNewAccounts } from '../accounts/accounts.owner.service.ts';
 import { allKits } from '../catalog/catalog.owner.service.ts';
@@ -12,10 +13,11 @@ import { activityPage } from './owner.service.ts';
 
 /** The owner's dashboard figures over a range of days, and the activity log (inside the owner scope). */
 export function registerSummaryRoutes(scope: FastifyInstance, deps: { db: Database }): void {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
 
-  scope.get('/summary', async (request): Promise<OwnerSummary> => {
-    const input = parseInput(SummaryQuerySchema, request.query);
+  app.get('/summary', { schema: { querystring: SummaryQuerySchema } }, async (request): Promise<OwnerSummary> => {
+    const input = request.query;
     const to = input.to ?? today();
     const from = input.from ?? addDays(to, -29);
     if (from > to) throw new AppError('invalid_data', 'from: must not be after to.');
@@ -56,8 +58,8 @@ export function registerSummaryRoutes(scope: FastifyInstance, deps: { db: Databa
     };
   });
 
-  scope.get('/activity', async (request) => {
-    const input = parseInput(PageQuerySchema, request.query);
+  app.get('/activity', { schema: { querystring: PageQuerySchema } }, async (request) => {
+    const input = request.query;
     const rows = await activityPage(db, { after: decodeCursor(input.cursor), limit: input.limit });
     return {
       items: rows.map((r) => ({
