@@ -160,6 +160,9 @@ export async function payAtSandboxCheckout(page: Page, kitIds: number[]) {
   await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
   await frame.getByRole('button', { name: 'Pay' }).click();
   await expect(page).toHaveURL(/\/checkout\?status=success$/);
+  // The thank-you screen empties the cart once its code has run: a cart filled for the next order
+  // before then would be emptied with it.
+  await expect.poll(async () => (await readCart(page))?.count).toBe(0);
 }
 
 /** The local cart as the page keeps it. */
