@@ -138,8 +138,17 @@ test.describe('analytics consent (GA_MEASUREMENT_ID set)', () => {
         )
         .toBe(true);
     }
-    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
-    expect(await atCentre(), 'at the end of the page').toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await page.evaluate(() =>
+            window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }),
+          );
+          return atCentre();
+        },
+        { message: 'at the end of the page' },
+      )
+      .toBe(true);
     await email.fill('reader@example.com');
     await expect(email).toHaveValue('reader@example.com');
   });
