@@ -299,6 +299,7 @@ test.describe('the owner console', () => {
       await dialog.getByRole('button', { name: 'Hide kit' }).click();
       await expect(dialog).toBeHidden();
       await expect(row).toContainText('Hidden');
+      await snap('admin-kits-hidden');
       // A hidden kit's row (muted, with `Show`) is read as easily as the others.
       const contrast = await new AxeBuilder({ page }).include('main table').withRules(['color-contrast']).analyze();
       expect(

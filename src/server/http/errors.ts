@@ -39,9 +39,10 @@ export function inputError(error: z.ZodError, kind: ErrorKind = 'invalid_data'):
 }
 
 /**
- * Parses what a route's schema cannot describe (the fields of a multipart upload, read as they
- * stream in) with a Zod schema; failure is a 422 naming the first bad field. A request's body,
- * query and path parameters are route schemas instead (`http/route-schemas.ts`).
+ * Parses with a Zod schema what a route's schema does not: the fields of a multipart upload (read
+ * as they stream in), and a body that must be read only after a lookup has answered 404 or 403.
+ * Failure is a 422 naming the first bad field. Otherwise a request's body, query and path
+ * parameters are route schemas (`http/route-schemas.ts`).
  */
 export function parseInput<T extends z.ZodType>(
   schema: T,
