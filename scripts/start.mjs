@@ -14,11 +14,13 @@ const SOURCES = ['src', 'package.json', 'vite.config.ts', 'tsconfig.json', 'tsco
  * `start` passes the same; the bench and the stack take them from here). V8 sizes its young
  * generation when the process starts (v8.setFlagsFromString is too late for it), so they cannot be
  * set from inside the server. `--max-semi-space-size=4` (MiB): under load the young generation
- * otherwise grows to 3 x 16 MiB and stays there; with 4 the server's RSS after the bench's load
- * runs is ~25-35 MB lower (docs/operations.md, "Memory", which also says why the old generation's
- * limit stays at Node's default).
+ * otherwise grows to 3 x 16 MiB and stays there. `--no-allocation-site-pretenuring`: V8 otherwise
+ * learns, from the few requests in flight when a young collection runs, to allocate the objects
+ * of every later request straight in the old generation, where they pile up as garbage until a
+ * full collection. docs/operations.md ("Memory") has the measurements behind both, and why the old
+ * generation's limit stays at Node's default.
  */
-export const SERVER_NODE_ARGS = ['--max-semi-space-size=4'];
+export const SERVER_NODE_ARGS = ['--max-semi-space-size=4', '--no-allocation-site-pretenuring'];
 
 function newestMtime(target) {
   const stat = statSync(target, { throwIfNoEntry: false });

@@ -10,8 +10,9 @@ export class KeptPages<Page> {
   readonly limit: number;
   readonly #now: () => number;
   #snapshot: unknown = null;
-  /** In the order of their last use, oldest first (a Map iterates in insertion order). */
-  readonly #pages = new Map<string, { page: Page; until: number }>();
+  readonly #pages = new Map<string, { page: Page; until: number; used: number }>();
+  /** Counts uses: an entry's `used` is the count at its last use, so the least recently used has the lowest. */
+  #uses = 0;
 
   constructor(limit = 1000, now: () => number = () => Date.now()) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error('KeptPages needs a limit of at least one page');
@@ -24,30 +25,43 @@ export class KeptPages<Page> {
     return this.#pages.size;
   }
 
-  /** The page kept under `key` from this catalog snapshot (which makes it the most recently used). */
+  /**
+   * The page kept under `key` from this catalog snapshot (which makes it the most recently used). A
+   * hit only stamps its entry: reordering the map on every hit would make V8 rebuild the map's table
+   * each time, and a hit is what nearly every visit of a public page is.
+   */
   get(snapshot: unknown, key: string | undefined): Page | undefined {
     if (key === undefined || snapshot !== this.#snapshot) return undefined;
     const entry = this.#pages.get(key);
     if (entry === undefined) return undefined;
-    this.#pages.delete(key);
-    if (this.#now() >= entry.until) return undefined;
-    this.#pages.set(key, entry);
+    if (entry.until !== Number.POSITIVE_INFINITY && this.#now() >= entry.until) {
+      this.#pages.delete(key);
+      return undefined;
+    }
+    entry.used = ++this.#uses;
     return entry.page;
   }
 
   /**
    * Keeps `page` under `key`, until the time `until` (ms since the epoch; for good when absent); a
-   * new snapshot drops the pages of the one before.
+   * new snapshot drops the pages of the one before. Past the limit, the least recently used page
+   * makes room (found by a walk over the kept pages: a page is kept far less often than found).
    */
   set(snapshot: unknown, key: string, page: Page, until = Number.POSITIVE_INFINITY): void {
     if (snapshot !== this.#snapshot) {
       this.#snapshot = snapshot;
       this.#pages.clear();
     }
-    this.#pages.delete(key);
-    this.#pages.set(key, { page, until });
+    this.#pages.set(key, { page, until, used: ++this.#uses });
     if (this.#pages.size > this.limit) {
-      const oldest = this.#pages.keys().next().value;
+      let oldest: string | undefined;
+      let oldestUse = Number.POSITIVE_INFINITY;
+      for (const [kept, entry] of this.#pages) {
+        if (entry.used < oldestUse) {
+          oldest = kept;
+          oldestUse = entry.used;
+        }
+      }
       if (oldest !== undefined) this.#pages.delete(oldest);
     }
   }

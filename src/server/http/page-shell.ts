@@ -12,6 +12,7 @@ import { HOME_DESCRIPTION, NOT_FOUND_TITLE, SITE_NAME } from '../../common/site.
 import type { Config } from '../config.ts';
 import { escapeHtml, scriptJson } from '../lib/escape.ts';
 import { GzipSplice, PlainSplice } from '../lib/gzip-splice.ts';
+import { joined } from '../lib/joined.ts';
 import type { PageHead, ScreenHeadBuilders } from '../lib/page-head.ts';
 import { shopCookies } from './cookies.ts';
 import type { SendStorePage, StorePage } from './html-page.ts';
@@ -340,7 +341,7 @@ export function registerPageShell(
     if (parts.kept && !user && !parts.shared && !acceptedEncoding(request)) {
       // A client that takes no compression (many crawlers and link previews): the kept bytes as they
       // are, around its token.
-      return reply.send(Buffer.concat(anonymousPage(parts, request.url).plain.pieces(csrf)));
+      return reply.send(joined(anonymousPage(parts, request.url).plain.pieces(csrf)));
     }
     const middle = initialData(request.url, csrf, user, owner);
     // A page rendered for this request only is compressed now, if at all.

@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { joined } from './joined.ts';
 
 /**
  * One gzip member (RFC 1952) of `before + middle + after`, where `before` and `after` are compressed
@@ -36,9 +37,9 @@ export class GzipSplice {
     return this.#head.length + blocks * STORED_HEADER + middleLength + this.#tail.length + TRAILER;
   }
 
-  /** The gzip bytes of `before + middle + after`, in one buffer. */
+  /** The gzip bytes of `before + middle + after`, in one buffer to be sent and dropped (`joined`). */
   with(middle: Uint8Array | string): Buffer {
-    return Buffer.concat(this.pieces(middle));
+    return joined(this.pieces(middle));
   }
 
   /**
