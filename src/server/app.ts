@@ -21,7 +21,7 @@ import type { GoogleSignIn } from './integrations/oidc/google.ts';
 import { sandboxWebhookSecret } from './integrations/payments/sandbox.ts';
 import type { Storage } from './integrations/storage/storage.ts';
 import type { JobCounts } from './lib/job-runner.ts';
-import { OneLinePerRequest } from './lib/log.ts';
+import { OneLinePerRequest, requestLogger } from './lib/log.ts';
 import { registerAccountRoutes, registerGoogleRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerSecurityRoutes } from './modules/accounts/security.routes.ts';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.ts';
@@ -106,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     logController: new OneLinePerRequest(),
+    childLoggerFactory: requestLogger,
     trustProxy: trustedProxies,
     requestIdHeader: false,
     genReqId: requestIdFrom(Boolean(config.trustProxy)),

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { createGithubOAuth, createGithubRepositories } from '../integrations/github/github.ts';
 import { createGoogleSignIn } from '../integrations/oidc/google.ts';
 import { createLogger } from '../server.ts';
+import { requestLogger } from './log.ts';
 
 const log = captureLog();
 let t: TestApp;
@@ -238,5 +239,59 @@ describe('a failed query in the log', () => {
     );
     expect(duplicate).toMatchObject({ code: '23505', constraint: 'subscribers_email_lower_key' });
     expect(JSON.stringify([cast, duplicate]).toLowerCase()).not.toContain('grace.secret');
+  });
+});
+
+describe("a request's logger", () => {
+  /** A logger at `level` whose children are counted. */
+  function counted(level: 'warn' | 'info') {
+    const lines = captureLog();
+    const parent = createLogger({ logLevel: level }, lines.stream);
+    let children = 0;
+    const child = parent.child;
+    // pino's children inherit `child` from their parent: the count calls the original on `this`.
+    parent.child = function (this: typeof parent, ...args: Parameters<typeof child>) {
+      children++;
+      return child.apply(this, args);
+    } as typeof parent.child;
+    return { parent, lines, children: () => children };
+  }
+
+  it('makes its pino child only when it writes a line, and writes it with the request id', () => {
+    const { parent, lines, children } = counted('warn');
+    const log = requestLogger(parent, { reqId: 'req-1' }, {});
+    log.info({ res: { statusCode: 200 } }, 'request completed');
+    log.debug('not written');
+    expect(children()).toBe(0);
+    expect(lines.lines()).toEqual([]);
+    log.warn({ detail: 'a' }, 'first');
+    log.error('second');
+    log.info('still below the level');
+    expect(children()).toBe(1);
+    expect(lines.lines().map(({ reqId, msg, level }) => ({ reqId, msg, level }))).toEqual([
+      { reqId: 'req-1', msg: 'first', level: 40 },
+      { reqId: 'req-1', msg: 'second', level: 50 },
+    ]);
+  });
+
+  it("follows a route's own level, and a level set on it", () => {
+    const { parent, lines } = counted('warn');
+    const route = requestLogger(parent, { reqId: 'req-2' }, { level: 'debug' });
+    expect(route.level).toBe('debug');
+    route.debug('written at the route level');
+    const quiet = requestLogger(parent, { reqId: 'req-3' }, {});
+    expect(quiet.level).toBe('warn');
+    quiet.level = 'info';
+    quiet.info('written after the level changed');
+    expect(lines.lines().map(({ reqId, msg }) => `${reqId}: ${msg}`)).toEqual([
+      'req-2: written at the route level',
+      'req-3: written after the level changed',
+    ]);
+  });
+
+  it('gives children of its own with both bindings', () => {
+    const { parent, lines } = counted('info');
+    requestLogger(parent, { reqId: 'req-4' }, {}).child({ job: 'mail' }).info('sent');
+    expect(lines.lines()).toEqual([expect.objectContaining({ reqId: 'req-4', job: 'mail', msg: 'sent' })]);
   });
 });

@@ -1,7 +1,8 @@
 import { DrizzleQueryError } from 'drizzle-orm';
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { LogController } from 'fastify';
 import pg from 'pg';
-import pino from 'pino';
+import pino, { type Bindings, type ChildLoggerOptions } from 'pino';
 
 /** Routes whose query string is a credential (a single-use token, an OAuth code) with an address. */
 const SECRET_QUERY_ROUTES = [
@@ -133,4 +134,92 @@ export class OneLinePerRequest extends LogController {
     if (error) log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+}
+
+/** pino's level values; a logger writes a line at its level and above. */
+const LEVEL_VALUES: Readonly<Record<string, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Number.POSITIVE_INFINITY,
+};
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * Each request's logger (Fastify's `childLoggerFactory`), whose pino child is made when the request
+ * first logs a line its level lets through. pino's `child` writes the bindings (the request id) as
+ * JSON when it is called, and Fastify asks for one per request: below the level of most requests'
+ * lines (`warn`, say, where a request logs only when it fails) that was work for nothing. The lines
+ * themselves are the child's, as before.
+ */
+export function requestLogger(
+  this: unknown,
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new RequestLogger(logger, bindings, options);
+}
+
+class RequestLogger implements FastifyBaseLogger {
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+  /** The lowest level value written while no child is made: the route's level, or the parent's. */
+  readonly #lowest: number;
+  #child: FastifyBaseLogger | undefined;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+    this.#lowest = LEVEL_VALUES[options.level ?? parent.level] ?? 0;
+  }
+
+  #logger(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  #write(level: Level, args: unknown[]): void {
+    if (this.#child === undefined && LEVEL_VALUES[level]! < this.#lowest) return;
+    const child = this.#logger();
+    (child[level] as (...args: unknown[]) => void).apply(child, args);
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(level: string) {
+    this.#logger().level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#logger().child(bindings, options);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.#write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.#write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.#write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.#write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.#write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.#write('trace', args);
+  }
+  silent(): void {}
 }
