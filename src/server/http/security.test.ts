@@ -2,7 +2,7 @@ import Tokens from '@fastify/csrf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, signedInClient } from '../../../tests/setup/client.ts';
 import { browserSession, createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { csrfToken, randomPool } from './security.ts';
+import { csrfIssuer, csrfToken, randomPool } from './security.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,6 +14,11 @@ beforeAll(async () => {
         app.post('/api/csrf-probe', async () => ({ ok: true }));
         app.get('/api/csrf-probe-get', { config: { csrf: true } }, async () => ({ ok: true }));
         app.route({ method: ['GET', 'DELETE'], url: '/api/csrf-probe-both', handler: async () => ({ ok: true }) });
+        // An answer with a cookie of its own besides a first visit's CSRF secret.
+        app.get('/api/cookie-probe', async (_request, reply) => {
+          reply.setCookie('other', 'one', { path: '/' });
+          return { csrf: reply.csrfToken() };
+        });
       },
     },
   );
@@ -70,6 +75,19 @@ describe('CSRF', () => {
     const token = JSON.parse(/id="initial-data">(.*?)<\/script>/.exec(again.body)![1]!).csrf;
     expect(token).not.toBe(csrf);
     expect((await probe('POST', '/api/csrf-probe', { 'x-csrf-token': token, cookie })).statusCode).toBe(200);
+  });
+
+  it("sets a first visit's secret as the cookie plugin would, beside the answer's other cookies", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/cookie-probe' });
+    const setCookie = res.headers['set-cookie'] as string[];
+    expect(setCookie).toHaveLength(2);
+    expect(setCookie).toContain(t.app.serializeCookie('other', 'one', { path: '/', sameSite: 'lax' }));
+    const { cookieName, cookieOptions } = csrfIssuer(t.config);
+    const secret = res.cookies.find((c) => c.name === cookieName)!.value;
+    expect(setCookie).toContain(t.app.serializeCookie(cookieName, secret, cookieOptions));
+    expect(setCookie.find((c) => c.startsWith(`${cookieName}=`))).toMatch(/; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
+    const cookie = `${cookieName}=${secret}`;
+    expect((await probe('POST', '/api/csrf-probe', { 'x-csrf-token': res.json().csrf, cookie })).statusCode).toBe(200);
   });
 
   it('cuts each secret from pooled random bytes once, and refills the pool when it is used up', () => {

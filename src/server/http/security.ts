@@ -71,13 +71,19 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     cookieOpts: csrf.cookieOptions,
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
+  // A first visit's Set-Cookie, serialised once by the cookie plugin (with the attributes its
+  // setCookie gives) around the place of the secret: a secret is base64url, which a cookie's value
+  // takes as it is. Fastify adds it to any other Set-Cookie of the answer, as the plugin does.
+  const [cookieBefore = '', cookieAfter = ''] = app
+    .serializeCookie(csrf.cookieName, SECRET_MARK, csrf.cookieOptions)
+    .split(SECRET_MARK);
   app.decorateReply('csrfToken', function csrfToken(this: FastifyReply): string {
     let secret = this.request.cookies[csrf.cookieName];
     if (!secret) {
       secret = csrf.newSecret();
       // The plugin finds the secret where it reads it, in the cookies.
       this.request.cookies[csrf.cookieName] = secret;
-      this.setCookie(csrf.cookieName, secret, csrf.cookieOptions);
+      this.header('set-cookie', cookieBefore + secret + cookieAfter);
     }
     return csrf.token(secret);
   });
@@ -98,6 +104,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     route.onRequest = [check, ...(Array.isArray(own) ? own : [own])];
   });
 }
+
+/** Where a new secret goes in its Set-Cookie, serialised once. */
+const SECRET_MARK = 'csrf-secret-goes-here';
 
 /** The length of @fastify/csrf's secrets (its `secretLength` default). */
 const CSRF_SECRET_BYTES = 18;
