@@ -85,7 +85,9 @@ describe('CSRF', () => {
     const { cookieName, cookieOptions } = csrfIssuer(t.config);
     const secret = res.cookies.find((c) => c.name === cookieName)!.value;
     expect(setCookie).toContain(t.app.serializeCookie(cookieName, secret, cookieOptions));
-    expect(setCookie.find((c) => c.startsWith(`${cookieName}=`))).toMatch(/; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(setCookie.find((c) => c.startsWith(`${cookieName}=`))).toMatch(
+      /; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
     const cookie = `${cookieName}=${secret}`;
     expect((await probe('POST', '/api/csrf-probe', { 'x-csrf-token': res.json().csrf, cookie })).statusCode).toBe(200);
   });
