@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { joined } from './joined.ts';
+import { cut, joined } from './joined.ts';
 
 /**
  * One gzip member (RFC 1952) of `before + middle + after`, where `before` and `after` are compressed
@@ -37,9 +37,24 @@ export class GzipSplice {
     return this.#head.length + blocks * STORED_HEADER + middleLength + this.#tail.length + TRAILER;
   }
 
-  /** The gzip bytes of `before + middle + after`, in one buffer to be sent and dropped (`joined`). */
+  /**
+   * The gzip bytes of `before + middle + after`, in one buffer to be sent and dropped (`cut`): the
+   * kept head, the middle's stored block, the kept tail and the trailer written into it in place.
+   */
   with(middle: Uint8Array | string): Buffer {
-    return joined(this.pieces(middle));
+    const length = middle.length;
+    if (length > STORED_MAX) return joined(this.pieces(middle));
+    const head = this.#head;
+    const tail = this.#tail;
+    const target = cut(this.byteLength(length));
+    target.set(head, 0);
+    const start = head.length + STORED_HEADER;
+    writeStoredHeader(target, length, head.length);
+    if (typeof middle === 'string') target.write(middle, start, 'latin1');
+    else target.set(middle, start);
+    target.set(tail, start + length);
+    this.#writeTrailer(target, start + length + tail.length, target.subarray(start, start + length));
+    return target;
   }
 
   /**
@@ -137,10 +152,10 @@ function storedHeader(length: number): Buffer {
   return header;
 }
 
-function writeStoredHeader(target: Buffer, length: number): void {
-  target[0] = 0; // BFINAL 0, BTYPE 00: stored, the rest of the byte padding
-  target.writeUInt16LE(length, 1);
-  target.writeUInt16LE(~length & 0xffff, 3);
+function writeStoredHeader(target: Buffer, length: number, at = 0): void {
+  target[at] = 0; // BFINAL 0, BTYPE 00: stored, the rest of the byte padding
+  target.writeUInt16LE(length, at + 1);
+  target.writeUInt16LE(~length & 0xffff, at + 3);
 }
 
 // CRC-32 arithmetic modulo its polynomial (reflected), after zlib's crc32.c.
