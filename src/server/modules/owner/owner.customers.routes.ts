@@ -19,7 +19,7 @@ import { changeCustomerGrant, downloadsOf, holdingsOf } from '../library/library
 import { issueLicenceKeys } from '../licences/licences.service.ts';
 import { buyerTotals, ordersOfBuyer, paidLinesOf } from '../orders/orders.owner.service.ts';
 import { seatOrdersOf, teamsOf } from '../orders/seats.owner.service.ts';
-import { decodeCursor, idParam, idParamFirst, iso, nextCursor, type OwnerOf } from './owner.params.ts';
+import { decodeCursor, idParams, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 const customerAnswer = (
@@ -139,14 +139,15 @@ export function registerCustomerRoutes(
     };
   });
 
-  app.get('/customers/:id', async (request) => customerDetail(idParam(request, 'customer')));
+  const customerPath = { schema: { params: idParams('customer') } };
+  app.get('/customers/:id', customerPath, async (request) => customerDetail(request.params.id));
 
   const changeGrant = async (
     kind: 'grant' | 'revoke',
     request: FastifyRequest,
+    id: number,
     input: z.output<typeof GrantSchema>,
   ) => {
-    const id = idParam(request, 'customer');
     const owner = ownerOf(request);
     const githubJobs = await db.transaction(async (tx) => {
       const account = await accountOf(tx, id);
@@ -170,13 +171,17 @@ export function registerCustomerRoutes(
     if (githubJobs > 0) deps.githubQueued?.();
     return customerDetail(id);
   };
-  const grantOptions = { preValidation: idParamFirst('customer'), schema: { body: GrantSchema } };
-  app.post('/customers/:id/grant', grantOptions, (request) => changeGrant('grant', request, request.body));
-  app.post('/customers/:id/revoke', grantOptions, (request) => changeGrant('revoke', request, request.body));
+  const grantOptions = { schema: { params: idParams('customer'), body: GrantSchema } };
+  app.post('/customers/:id/grant', grantOptions, (request) =>
+    changeGrant('grant', request, request.params.id, request.body),
+  );
+  app.post('/customers/:id/revoke', grantOptions, (request) =>
+    changeGrant('revoke', request, request.params.id, request.body),
+  );
 
   // A customer's every session ends at once (a stolen device, a shared computer): their next call is 401.
-  app.post('/customers/:id/sign-out', async (request) => {
-    const id = idParam(request, 'customer');
+  app.post('/customers/:id/sign-out', customerPath, async (request) => {
+    const { id } = request.params;
     const owner = ownerOf(request);
     const ended = await db.transaction(async (tx) => {
       const account = await accountOf(tx, id);

@@ -8,7 +8,7 @@ import { kitPageIncomplete } from '../catalog/catalog.editor.service.ts';
 import { allKitsWithNewestVersion, kitById, setKitHidden } from '../catalog/catalog.owner.service.ts';
 import { libraryStatsByKit } from '../library/library.owner.service.ts';
 import { salesByKit } from '../orders/orders.owner.service.ts';
-import { idParam, idParamFirst, type OwnerOf } from './owner.params.ts';
+import { idParams, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 /** The kits with their sales and owners, and taking a kit off the store or back (inside the owner scope). */
@@ -46,35 +46,31 @@ export function registerKitRoutes(
 
   app.get('/kits', async () => kitAnswers());
 
-  app.post(
-    '/kits/:id',
-    { preValidation: idParamFirst('kit'), schema: { body: KitVisibilitySchema } },
-    async (request) => {
-      const id = idParam(request, 'kit');
-      const input = request.body;
-      const owner = ownerOf(request);
-      await db.transaction(async (tx) => {
-        const kit = await kitById(tx, id);
-        if (!kit) throw new AppError('not_found', `No kit ${id}.`);
-        if (input.active && !kit.in_content)
-          throw new AppError(
-            'conflict',
-            `${kit.title} is no longer in the catalog content: add it back and run npm run catalog.`,
-          );
-        if (input.active && (await kitPageIncomplete(tx, id)))
-          throw new AppError(
-            'conflict',
-            `${kit.title} is not complete yet: finish its page in the kit editor and save it.`,
-          );
-        await setKitHidden(tx, id, !input.active);
-        await recordActivity(tx, owner, {
-          action: input.active ? 'show kit' : 'hide kit',
-          target: `kit ${id}`,
-          detail: `${kit.title} ${input.active ? 'back on' : 'taken off'} the store`,
-        });
+  app.post('/kits/:id', { schema: { params: idParams('kit'), body: KitVisibilitySchema } }, async (request) => {
+    const { id } = request.params;
+    const input = request.body;
+    const owner = ownerOf(request);
+    await db.transaction(async (tx) => {
+      const kit = await kitById(tx, id);
+      if (!kit) throw new AppError('not_found', `No kit ${id}.`);
+      if (input.active && !kit.in_content)
+        throw new AppError(
+          'conflict',
+          `${kit.title} is no longer in the catalog content: add it back and run npm run catalog.`,
+        );
+      if (input.active && (await kitPageIncomplete(tx, id)))
+        throw new AppError(
+          'conflict',
+          `${kit.title} is not complete yet: finish its page in the kit editor and save it.`,
+        );
+      await setKitHidden(tx, id, !input.active);
+      await recordActivity(tx, owner, {
+        action: input.active ? 'show kit' : 'hide kit',
+        target: `kit ${id}`,
+        detail: `${kit.title} ${input.active ? 'back on' : 'taken off'} the store`,
       });
-      deps.catalogChanged();
-      return (await kitAnswers()).find((k) => k.id === id);
-    },
-  );
+    });
+    deps.catalogChanged();
+    return (await kitAnswers()).find((k) => k.id === id);
+  });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OwnerLicence } from '../../../common/schemas/licences.ts';
 import type { Database, Reader } from '../../db/open.ts';
 import { AppError } from '../../http/errors.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import {
   findOwnerLicence,
   licencesOf,
@@ -10,7 +11,7 @@ import {
 } from '../licences/licences.owner.service.ts';
 import { findOrder } from '../orders/orders.owner.service.ts';
 import { seatHoldersOfOrder } from '../orders/seats.owner.service.ts';
-import { idParam, type OwnerOf } from './owner.params.ts';
+import { idParams, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 /**
@@ -19,6 +20,7 @@ import { recordActivity } from './owner.service.ts';
  */
 export function registerOwnerLicenceRoutes(scope: FastifyInstance, deps: { db: Database; ownerOf: OwnerOf }): void {
   const { db, ownerOf } = deps;
+  const app = scope.withTypeProvider<ZodTypeProvider>();
 
   scope.get('/orders/:id/licences', async (request): Promise<{ items: OwnerLicence[] }> => {
     const publicId = (request.params as { id: string }).id;
@@ -29,8 +31,8 @@ export function registerOwnerLicenceRoutes(scope: FastifyInstance, deps: { db: D
   });
 
   const change = (path: string, action: string, apply: (tx: Reader, licence: OwnerLicence) => Promise<string | null>) =>
-    scope.post(path, async (request): Promise<OwnerLicence> => {
-      const id = idParam(request, 'licence key');
+    app.post(path, { schema: { params: idParams('licence key') } }, async (request): Promise<OwnerLicence> => {
+      const { id } = request.params;
       const owner = ownerOf(request);
       await db.transaction(async (tx) => {
         const licence = await findOwnerLicence(tx, id);

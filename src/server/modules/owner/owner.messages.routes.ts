@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { enqueueMail } from '../../integrations/mail/outbox.ts';
 import { type MailContext, messageReplyMail } from '../../integrations/mail/templates.ts';
 import { findMessage, markAnswered, messagesPage } from '../messages/messages.owner.service.ts';
-import { decodeCursor, idParam, idParamFirst, iso, type OwnerOf, pageOf } from './owner.params.ts';
+import { decodeCursor, idParams, iso, type OwnerOf, pageOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 /** The contact form's messages and the owner's replies (inside the owner scope). */
@@ -33,27 +33,23 @@ export function registerMessageRoutes(
     };
   });
 
-  app.post(
-    '/messages/:id/reply',
-    { preValidation: idParamFirst('message'), schema: { body: ReplySchema } },
-    async (request) => {
-      const id = idParam(request, 'message');
-      const input = request.body;
-      const owner = ownerOf(request);
-      const message = await db.transaction(async (tx) => {
-        const found = await findMessage(tx, id, true);
-        if (!found) throw new AppError('not_found', `No message ${id}.`);
-        await enqueueMail(tx, messageReplyMail(mail, found, input.body));
-        const answered = await markAnswered(tx, id);
-        await recordActivity(tx, owner, {
-          action: 'reply',
-          target: `message ${id}`,
-          detail: `Reply to ${found.email}: ${input.body.slice(0, 200)}`,
-        });
-        return answered;
+  app.post('/messages/:id/reply', { schema: { params: idParams('message'), body: ReplySchema } }, async (request) => {
+    const { id } = request.params;
+    const input = request.body;
+    const owner = ownerOf(request);
+    const message = await db.transaction(async (tx) => {
+      const found = await findMessage(tx, id, true);
+      if (!found) throw new AppError('not_found', `No message ${id}.`);
+      await enqueueMail(tx, messageReplyMail(mail, found, input.body));
+      const answered = await markAnswered(tx, id);
+      await recordActivity(tx, owner, {
+        action: 'reply',
+        target: `message ${id}`,
+        detail: `Reply to ${found.email}: ${input.body.slice(0, 200)}`,
       });
-      deps.mailQueued();
-      return { ...message, created_at: iso(message.created_at)! };
-    },
-  );
+      return answered;
+    });
+    deps.mailQueued();
+    return { ...message, created_at: iso(message.created_at)! };
+  });
 }

@@ -29,7 +29,7 @@ import {
 } from '../orders/orders.owner.service.ts';
 import { type RefundCall, refundOrder, upgradesCrediting } from '../orders/refunds.service.ts';
 import { freeSeat, teamsOf } from '../orders/seats.owner.service.ts';
-import { decodeCursor, idParam, iso, nextCursor, type OwnerOf } from './owner.params.ts';
+import { decodeCursor, idParams, iso, nextCursor, type OwnerOf } from './owner.params.ts';
 import { recordActivity } from './owner.service.ts';
 
 function orderAnswer(row: OwnerOrderRow, buyer: { email: string; name: string } | undefined): OwnerOrder {
@@ -185,8 +185,8 @@ export function registerOwnerOrderRoutes(
   });
 
   // An owner frees a seat of a Team licence: a member loses access, an invitation stops working.
-  app.post('/seats/:id/free', async (request) => {
-    const id = idParam(request, 'seat');
+  app.post('/seats/:id/free', { schema: { params: idParams('seat') } }, async (request) => {
+    const { id } = request.params;
     const owner = ownerOf(request);
     const { orderId, jobs } = await db.transaction(async (tx) => {
       const freed = await freeSeat(tx, id);

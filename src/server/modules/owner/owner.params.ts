@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import type { Owner } from './owner.service.ts';
 
@@ -42,16 +43,14 @@ export const pageOf = <T extends { cursor_at: string; id: number }>(rows: T[], l
 
 export const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
-export const idParam = (request: FastifyRequest, what: string) => {
-  const raw = (request.params as { id: string }).id;
-  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('not_found', `No ${what} ${raw.slice(0, 40)}.`);
-  return id;
-};
-
-/** A route's `preValidation`: a malformed id in the path is a 404 before the body is looked at. */
-export const idParamFirst =
-  (what: string) =>
-  async (request: FastifyRequest): Promise<void> => {
-    idParam(request, what);
-  };
+/**
+ * A route's path parameters `{ id }` as its params schema: a positive whole number, or the 404
+ * "No <what> <id>." (Fastify validates the path before the body, so a malformed id is a 404 even
+ * with a bad body).
+ */
+export const idParams = (what: string) =>
+  z.object({ id: z.string() }).transform(({ id }, ctx) => {
+    if (/^\d{1,9}$/.test(id) && Number(id) > 0) return { id: Number(id) };
+    ctx.addIssue({ code: 'custom', message: `No ${what} ${id.slice(0, 40)}.` });
+    return z.NEVER;
+  });

@@ -399,7 +399,9 @@ describe('customers', () => {
       { id: orderId, status: 'paid', created_at: expect.any(String), total: kits[0]!.price_cents / 100 },
     ]);
     expect((await owner.get('/api/admin/customers/999999')).statusCode).toBe(404);
-    expect((await owner.get('/api/admin/customers/abc')).statusCode).toBe(404);
+    const malformed = await owner.get('/api/admin/customers/abc');
+    expect([malformed.statusCode, malformed.json().message]).toEqual([404, 'No customer abc.']);
+    expect((await owner.get('/api/admin/customers/0')).statusCode).toBe(404);
     expect((await owner.get('/api/admin/customers?limit=-3')).statusCode).toBe(422);
   });
 
@@ -552,6 +554,9 @@ describe('kits', () => {
     expect((await visitor.get(`/product/${kits[1]!.sef_id}`)).statusCode).toBe(200);
     expect((await owner.post('/api/admin/kits/99999', { active: true })).statusCode).toBe(404);
     expect((await owner.post(`/api/admin/kits/${kits[1]!.id}`, { active: 'no' })).statusCode).toBe(422);
+    // A malformed id is looked at before the body.
+    const both = await owner.post('/api/admin/kits/x1', { active: 'no' });
+    expect([both.statusCode, both.json().message]).toEqual([404, 'No kit x1.']);
   });
 
   it('keeps a hidden kit hidden through a catalog re-import', async () => {
